@@ -1,0 +1,97 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Immutable per-link traffic snapshots handed from the bridge monitor to any front end.
+
+The monitor owns the counting; these records only carry its results across the model/view
+boundary, so they hold numbers, strings, enums and tuples and compare by value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Direction(Enum):
+    """Which way a datagram crossed a relay.
+
+    ``FROM_PEER``: arrived on the relay's listen socket and went (or would go) to the target.
+    ``FROM_TARGET``: a reply from the target relayed back to the learned peer.
+    """
+
+    FROM_PEER = "from_peer"
+    FROM_TARGET = "from_target"
+
+
+@dataclass(frozen=True)
+class FrameSummary:
+    """Key fields of the last decoded frame, already formatted for display.
+
+    ``kind`` names the frame class (e.g. ``"servo16"``, ``"json-state"``, ``"rflysim-sil"``,
+    ``"xrp"``); ``fields`` are (label, value) pairs in display order; ``warnings`` are decoder
+    warnings such as the SITL JSON parser pitfalls.
+    """
+
+    kind: str
+    fields: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DirectionSnapshot:
+    """Counters for one direction of one link."""
+
+    direction: Direction
+    packets: int = 0
+    bytes: int = 0
+    packets_per_s: float = 0.0
+    bytes_per_s: float = 0.0
+    # (reason, count) pairs, most frequent first.
+    decode_errors: tuple[tuple[str, int], ...] = ()
+    checksum_failures: int = 0
+    # ArduPilot SITL servo packets: frame_count bookkeeping.
+    frame_repeats: int = 0
+    frame_gaps: int = 0
+    frame_resets: int = 0
+    # XRP: sequence bookkeeping.
+    sequence_gaps: int = 0
+    stale_sequences: int = 0
+    last_frame: FrameSummary | None = None
+    last_sender: str | None = None
+    last_packet_age_s: float | None = None
+    senders_seen: int = 0
+
+    @property
+    def decode_error_total(self) -> int:
+        return sum(count for _reason, count in self.decode_errors)
+
+    @property
+    def multiple_senders(self) -> bool:
+        return self.senders_seen > 1
+
+
+@dataclass(frozen=True)
+class LinkSnapshot:
+    """One relay (or listen-only tap) and both of its directions."""
+
+    name: str
+    protocol: str  # "ardupilot-json", "rflysim", "xrp", or "auto" before detection
+    detected_protocol: str | None
+    listen: str  # "host:port"
+    target: str | None  # None in listen-only mode
+    peer: str | None  # the learned return peer, "host:port"
+    listen_only: bool
+    from_peer: DirectionSnapshot
+    from_target: DirectionSnapshot
+    unexpected_senders: int = 0
+    dropped_captures: int = 0  # records lost because the capture ring was full
+    relay_errors: tuple[tuple[str, int], ...] = ()  # e.g. ICMP port unreachable, oversize
+    running: bool = True
+
+
+@dataclass(frozen=True)
+class BridgeSnapshot:
+    """All links at one instant of the monitor's clock."""
+
+    links: tuple[LinkSnapshot, ...] = ()
+    now: float = 0.0

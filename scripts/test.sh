@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The one test command: installs everything the checks need on a fresh Debian/Ubuntu machine
+# (Xvfb and Tk via apt-get when missing, Python packages into .venv) and runs every check.
+# Extra arguments are passed to pytest.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# shellcheck source=scripts/_bootstrap.sh
+source scripts/_bootstrap.sh
+ensure_system_packages xvfb
+ensure_venv ".[dev,build]"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "ruff check"
+"$VENV/bin/ruff" check .
+step "mypy (strict on the package)"
+"$VENV/bin/mypy"
+step "reuse lint"
+"$VENV/bin/reuse" lint
+step "pytest"
+set +e
+"$VENV/bin/python" -m pytest "$@"
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+    echo "pytest collected no tests: that is a failure here" >&2
+    exit 1
+fi
+exit "$status"
