@@ -20,3 +20,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# Scripted flight-controller endpoint fixtures (real MAVLink on loopback UDP).
+pytest_plugins = ["tests.support.fixtures"]

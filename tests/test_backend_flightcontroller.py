@@ -1,0 +1,594 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Behaviour of the FlightController facade: connecting, discovery, commands, RC stream requests.
+
+Everything runs over real loopback sockets against the scripted vehicle.  Connect timeouts that
+must expire use a gated wait clock that jumps past the deadline once the scripted vehicle has said
+its piece, so no test depends on how fast this machine is.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+
+from ardupilot_methodic_configurator.backend_flightcontroller import (
+    GCS_COMPONENT_ID,
+    GCS_SYSTEM_ID,
+    RC_RECEIVER_MESSAGE_IDS,
+    DeviceError,
+    FlightController,
+    parse_device,
+)
+from ardupilot_methodic_configurator.backend_flightcontroller_commands import CommandOutcome
+from tests.support import fixtures as support_fixtures
+from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
+from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+
+scripted_fc = support_fixtures.scripted_fc  # the shared fixtures, requested by name below
+connected_fc = support_fixtures.connected_fc
+
+SET_MESSAGE_INTERVAL = 511
+MAVLINK2_MAGIC = 0xFD
+
+
+class GatedClock:
+    """Real elapsed time until ``gate`` is set, then far beyond any deadline.
+
+    A connect that must time out then ends as soon as the scripted vehicle has sent everything it
+    was scripted to send (queued datagrams are still read), and never hangs if the gate never opens.
+    """
+
+    def __init__(self, gate: threading.Event) -> None:
+        self._gate = gate
+        self._start = time.monotonic()
+
+    def __call__(self) -> float:
+        if self._gate.is_set():
+            return 1e9
+        return time.monotonic() - self._start
+
+
+def greeting(
+    *messages: tuple[Any, int, int],
+) -> tuple[Callable[[ScriptedFlightController], None], threading.Event]:
+    """A script that sends ``(msg, system, component)`` triples to each newly learned GCS, then
+    opens the returned gate."""
+    gate = threading.Event()
+
+    def greet(vehicle: ScriptedFlightController) -> None:
+        for msg, system_id, component_id in messages:
+            vehicle.send(msg, system_id, component_id)
+        gate.set()
+
+    return greet, gate
+
+
+def heartbeat(autopilot: int, mav_type: int) -> Any:
+    return mavlink2.MAVLink_heartbeat_message(mav_type, autopilot, 0, 0, mavlink2.MAV_STATE_ACTIVE, 3)
+
+
+GCS_HEARTBEAT = heartbeat(mavlink2.MAV_AUTOPILOT_INVALID, mavlink2.MAV_TYPE_GCS)
+PX4_HEARTBEAT = heartbeat(mavlink2.MAV_AUTOPILOT_PX4, mavlink2.MAV_TYPE_QUADROTOR)
+ARDUPILOT_GIMBAL_HEARTBEAT = heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_GIMBAL)
+ARDUPILOT_ROVER_HEARTBEAT = heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_GROUND_ROVER)
+
+
+@pytest.fixture
+def silent_vehicle() -> Iterator[ScriptedFlightController]:
+    """A scripted endpoint that never sends its own heartbeat; tests script what it says."""
+    vehicle = ScriptedFlightController(send_heartbeats=False)
+    vehicle.start()
+    yield vehicle
+    vehicle.stop()
+
+
+def wait_commands(vehicle: ScriptedFlightController, count: int) -> None:
+    assert vehicle.wait_for(lambda: len(vehicle.commands_received()) >= count)
+
+
+# ---- connecting ---------------------------------------------------------------------------------
+
+
+def test_connect_finds_the_vehicle_and_reports_its_ids_as_strings_and_ints(
+    scripted_fc: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a scripted ArduPilot quadrotor with system 1, component 1
+    WHEN the facade connects to it
+    THEN connect returns "", the ids are "1"/"1" and 1/1, the vehicle type is known, and the
+         link is on connection generation 1
+    """
+    fc = FlightController()
+    assert fc.connection_generation == 0
+    assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
+    try:
+        assert fc.is_connected
+        assert fc.device == scripted_fc.device
+        assert (fc.info.system_id, fc.info.component_id) == ("1", "1")
+        assert (fc.info.system_id_int, fc.info.component_id_int) == (1, 1)
+        assert (fc.target_system, fc.target_component) == (1, 1)
+        assert fc.info.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
+        assert fc.info.vehicle_type == mavlink2.MAV_TYPE_QUADROTOR
+        assert fc.connection_generation == 1
+        assert fc.fc_parameters == {}
+    finally:
+        fc.disconnect()
+
+
+def test_every_successful_connect_increments_the_connection_generation(
+    scripted_fc: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a facade connected once
+    WHEN it connects again (directly, and after a disconnect)
+    THEN the generation counts 1, 2, 3, a disconnect leaves it unchanged, and a failed connect
+         does not count
+    """
+    fc = FlightController()
+    generations = []
+    for _ in range(2):
+        assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
+        generations.append(fc.connection_generation)
+    fc.disconnect()
+    assert fc.connection_generation == 2
+    assert fc.connect("udpin:127.0.0.1:not-a-port") != ""
+    assert fc.connection_generation == 2
+    assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
+    generations.append(fc.connection_generation)
+    fc.disconnect()
+    assert generations == [1, 2, 3]
+
+
+def test_connect_picks_the_vehicle_among_gcs_and_peripheral_heartbeats(
+    silent_vehicle: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a link on which a GCS, a PX4 autopilot and an ArduPilot gimbal announce themselves
+          before an ArduPilot rover (system 42, component 1)
+    WHEN the facade connects
+    THEN it selects the rover and addresses commands to 42/1
+    """
+    silent_vehicle.on_gcs_learned, _gate = greeting(
+        (GCS_HEARTBEAT, 255, 190),
+        (PX4_HEARTBEAT, 7, 1),
+        (ARDUPILOT_GIMBAL_HEARTBEAT, 42, 154),
+        (ARDUPILOT_ROVER_HEARTBEAT, 42, 1),
+    )
+    fc = FlightController()
+    assert fc.connect(silent_vehicle.device, timeout=CONNECT_TIMEOUT_S) == ""
+    try:
+        assert (fc.info.system_id, fc.info.component_id) == ("42", "1")
+        assert fc.info.vehicle_type == mavlink2.MAV_TYPE_GROUND_ROVER
+    finally:
+        fc.disconnect()
+
+
+def test_without_an_ardupilot_vehicle_the_error_says_what_was_heard(
+    silent_vehicle: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a link on which only a GCS (255/190), a PX4 autopilot (1/1) and an ArduPilot gimbal speak
+    WHEN the facade tries to connect and the timeout passes
+    THEN connect fails naming the device, the three senders and the number of heartbeats heard
+    """
+    silent_vehicle.on_gcs_learned, gate = greeting(
+        (GCS_HEARTBEAT, 255, 190),
+        (PX4_HEARTBEAT, 1, 1),
+        (PX4_HEARTBEAT, 1, 1),
+        (ARDUPILOT_GIMBAL_HEARTBEAT, 1, 154),
+    )
+    fc = FlightController(wait_clock=GatedClock(gate))
+    error = fc.connect(silent_vehicle.device, timeout=CONNECT_TIMEOUT_S)
+    assert silent_vehicle.device in error
+    assert "heard 4 heartbeats" in error
+    assert "a GCS (255/190)" in error
+    assert "a PX4 autopilot (1/1)" in error
+    assert "ArduPilot gimbal component (1/154)" in error
+    assert "no ArduPilot vehicle" in error
+    assert not fc.is_connected
+    assert fc.info.system_id == ""
+    assert fc.connection_generation == 0
+
+
+def test_messages_before_the_vehicle_heartbeat_are_kept_and_after_it_left_on_the_link(
+    silent_vehicle: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a vehicle that sends RC_CHANNELS, then its HEARTBEAT, then SYS_STATUS
+    WHEN the facade connects and the data model then reads with master.recv_msg()
+    THEN the early RC_CHANNELS is kept in discovery_messages and the SYS_STATUS is still on the link
+    """
+    rc_channels = mavlink2.MAVLink_rc_channels_message(10, 8, *([1234] * 18), 255)
+    sys_status = mavlink2.MAVLink_sys_status_message(
+        0x10000, 0x10000, 0x10000, 0, 0, -1, -1, 0, 0, 0, 0, 0, 0
+    )
+    silent_vehicle.on_gcs_learned, _gate = greeting(
+        (rc_channels, 1, 1),
+        (heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_QUADROTOR), 1, 1),
+        (sys_status, 1, 1),
+    )
+    fc = FlightController()
+    assert fc.connect(silent_vehicle.device, timeout=CONNECT_TIMEOUT_S) == ""
+    try:
+        assert [m.get_type() for m in fc.discovery_messages] == ["RC_CHANNELS"]
+        seen = read_messages(fc, lambda s: any(m.get_type() == "SYS_STATUS" for m in s))
+        assert [m.get_type() for m in seen] == ["SYS_STATUS"]
+    finally:
+        fc.disconnect()
+
+
+def test_connecting_over_udpout_sends_a_gcs_heartbeat_about_every_second_in_mavlink2(
+    silent_vehicle: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN a UDP server-mode vehicle that only answers after it has heard two GCS heartbeats
+    WHEN the facade connects with udpout: (wait clock advancing 0.25 s per reading)
+    THEN the connect succeeds, and the vehicle received MAVLink 2 GCS heartbeats from 255/190
+    """
+
+    def answer_after_two_heartbeats() -> None:
+        def two_heartbeats() -> bool:
+            return len(silent_vehicle.received_of_type("HEARTBEAT")) >= 2
+
+        if silent_vehicle.wait_for(two_heartbeats, timeout=CONNECT_TIMEOUT_S):
+            silent_vehicle.send_heartbeat()
+
+    responder = threading.Thread(target=answer_after_two_heartbeats, daemon=True)
+    responder.start()
+    ticks = iter(range(1_000_000))
+    fc = FlightController(wait_clock=lambda: next(ticks) * 0.25)
+    try:
+        assert fc.connect(silent_vehicle.device, timeout=10.0) == ""
+    finally:
+        responder.join(timeout=CONNECT_TIMEOUT_S)
+        fc.disconnect()
+    heartbeats = silent_vehicle.received_of_type("HEARTBEAT")
+    assert len(heartbeats) >= 2
+    assert all(h.type == mavlink2.MAV_TYPE_GCS for h in heartbeats)
+    assert all(
+        (h.get_srcSystem(), h.get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID) for h in heartbeats
+    )
+    assert silent_vehicle.received_bytes()[0] == MAVLINK2_MAGIC
+
+
+def test_connect_does_not_switch_pymavlink_to_mavlink2_process_wide(
+    scripted_fc: ScriptedFlightController,
+) -> None:
+    """
+    GIVEN the MAVLINK20 environment variable as it is before connecting
+    WHEN the facade connects and reads MAVLink 2 traffic
+    THEN the variable is unchanged (MAVLink 2 is chosen per connection)
+    """
+    before = os.environ.get("MAVLINK20")
+    fc = FlightController()
+    assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
+    scripted_fc.send_rc_channels([1500] * 8)
+    read_messages(fc, lambda s: any(m.get_type() == "RC_CHANNELS" for m in s))
+    fc.disconnect()
+    assert os.environ.get("MAVLINK20") == before
+
+
+# ---- bad and unreachable devices ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("device", "reason"),
+    [
+        ("", "empty"),
+        ("bluetooth:00:11", "unknown connection type"),
+        ("udpin:127.0.0.1:not-a-port", "not a port number"),
+        ("udpout:127.0.0.1:70000", "not a port number"),
+        ("tcp:127.0.0.1", "HOST:PORT"),
+        ("udpout:127.0.0.1:0", "needs the address and port"),
+        ("udpout:host.invalid:14550", "could not be resolved"),
+        ("/dev/ttyDOES_NOT_EXIST_42", "no such serial port"),
+    ],
+)
+def test_a_bad_device_string_gives_a_readable_error_naming_the_device(device: str, reason: str) -> None:
+    """
+    GIVEN a device string that cannot work
+    WHEN the facade connects to it
+    THEN connect returns (never raises) a sentence that names the device and the reason
+    """
+    fc = FlightController()
+    error = fc.connect(device, timeout=0.2)
+    assert reason in error
+    assert (device or "''") in error
+    assert not fc.is_connected
+
+
+def test_a_regular_file_is_refused_instead_of_being_replayed_as_a_log(tmp_path: Path) -> None:
+    """
+    GIVEN an existing regular file (pymavlink would replay it as a log, or even execute it)
+    WHEN the facade is asked to connect to it
+    THEN it refuses with an error naming the file
+    """
+    log = tmp_path / "flight.tlog"
+    log.write_bytes(b"\xfe\x09\x00\x01\x01\x00" + bytes(11))
+    error = FlightController().connect(str(log), timeout=0.2)
+    assert f"{log} is a file, not a serial port" in error
+
+
+def test_a_tcp_port_where_nobody_listens_gives_connection_refused() -> None:
+    """
+    GIVEN a loopback TCP port that is bound but not listening
+    WHEN the facade connects with tcp:
+    THEN the error names the device and says the connection was refused
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as closed:
+        closed.bind(("127.0.0.1", 0))
+        device = f"tcp:127.0.0.1:{closed.getsockname()[1]}"
+        error = FlightController().connect(device, timeout=CONNECT_TIMEOUT_S)
+    assert device in error
+    assert "refused" in error
+
+
+def test_a_udp_port_held_by_another_program_gives_a_readable_error() -> None:
+    """
+    GIVEN a loopback UDP port already bound by another socket
+    WHEN the facade listens on it with udpin:
+    THEN the error names the device and says the port is in use
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as holder:
+        holder.bind(("127.0.0.1", 0))
+        device = f"udpin:127.0.0.1:{holder.getsockname()[1]}"
+        error = FlightController().connect(device, timeout=0.2)
+    assert device in error
+    assert "already in use" in error
+
+
+def test_a_silent_udp_endpoint_times_out_with_an_error_naming_the_device() -> None:
+    """
+    GIVEN a loopback UDP socket that receives but never answers
+    WHEN the facade connects with udpout: and a short timeout
+    THEN the error says no heartbeat came from that device, and our GCS heartbeat did go out
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as mute:
+        mute.bind(("127.0.0.1", 0))
+        device = f"udpout:127.0.0.1:{mute.getsockname()[1]}"
+        error = FlightController().connect(device, timeout=0.3)
+        mute.settimeout(CONNECT_TIMEOUT_S)
+        first_datagram = mute.recv(1024)
+    assert device in error
+    assert "No MAVLink heartbeat" in error
+    assert first_datagram[0] == MAVLINK2_MAGIC
+
+
+def test_a_tcp_vehicle_is_reached_with_tcp() -> None:
+    """
+    GIVEN a loopback TCP server that sends an ArduPilot heartbeat to whoever connects
+    WHEN the facade connects with tcp:
+    THEN the vehicle is found
+    """
+    encoder = mavlink2.MAVLink(None, srcSystem=3, srcComponent=1)
+    data = heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_FIXED_WING).pack(encoder)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(CONNECT_TIMEOUT_S)
+
+        connected = threading.Event()
+
+        def serve() -> None:
+            conn, _addr = server.accept()
+            with conn:
+                conn.sendall(data)
+                connected.wait(CONNECT_TIMEOUT_S)  # keep the stream open while the facade reads
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        fc = FlightController()
+        error = fc.connect(f"tcp:127.0.0.1:{server.getsockname()[1]}", timeout=CONNECT_TIMEOUT_S)
+        connected.set()
+        fc.disconnect()
+        thread.join(timeout=CONNECT_TIMEOUT_S)
+    assert error == ""
+    assert fc.connection_generation == 1
+
+
+@given(st.text(max_size=40))
+def test_parse_device_either_accepts_or_explains(device: str) -> None:
+    """
+    GIVEN any text as a device string
+    WHEN it is parsed
+    THEN it is accepted as a network or serial endpoint, or rejected with a DeviceError sentence
+    """
+    reason = ""
+    try:
+        endpoint = parse_device(device)
+    except DeviceError as error:
+        reason = str(error)
+        assert reason
+    else:
+        assert endpoint.scheme in {"tcp", "tcpin", "udp", "udpin", "udpout", "serial"}
+
+
+# ---- commands and RC stream requests ------------------------------------------------------------
+
+
+def test_commands_go_to_the_discovered_system_and_component() -> None:
+    """
+    GIVEN a vehicle with system 42, component 3
+    WHEN the facade sends a command
+    THEN the COMMAND_LONG the vehicle received targets 42/3, comes from 255/190, is MAVLink 2,
+         and the vehicle's ACK completes the command
+    """
+    with ScriptedFlightController(system_id=42, component_id=3) as vehicle:
+        fc = FlightController()
+        assert fc.connect(vehicle.device, timeout=CONNECT_TIMEOUT_S) == ""
+        handle = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
+        read_messages(fc, lambda _s: handle.done)
+        fc.disconnect()
+        commands = vehicle.received_of_type("COMMAND_LONG")
+    assert len(commands) == 1
+    command = commands[0]
+    assert (command.target_system, command.target_component) == (42, 3)
+    assert (command.get_srcSystem(), command.get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID)
+    assert command.get_msgbuf()[0] == MAVLINK2_MAGIC
+    assert handle.outcome is CommandOutcome.ACCEPTED
+
+
+def test_request_rc_receiver_messages_asks_for_rc_channels_then_sys_status(
+    connected_fc: FlightController, scripted_fc: ScriptedFlightController
+) -> None:
+    """
+    GIVEN a connected vehicle that accepts interval requests
+    WHEN the RC receiver messages are requested
+    THEN two SET_MESSAGE_INTERVALs go out, RC_CHANNELS (65) then SYS_STATUS (1) at 200 000 µs,
+         both are ACCEPTED, and the vehicle now streams them at that interval
+    """
+    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
+    read_messages(connected_fc, lambda _s: rc_channels.done and sys_status.done)
+    assert [c[1][:2] for c in scripted_fc.commands_received()] == [(65.0, 200_000.0), (1.0, 200_000.0)]
+    assert (rc_channels.outcome, sys_status.outcome) == (CommandOutcome.ACCEPTED, CommandOutcome.ACCEPTED)
+    assert scripted_fc.message_intervals == {65: 200_000.0, 1: 200_000.0}
+    assert RC_RECEIVER_MESSAGE_IDS == (65, 1)
+
+
+def test_both_interval_requests_are_sent_even_if_the_first_send_fails(
+    connected_fc: FlightController, scripted_fc: ScriptedFlightController, mocker: Any
+) -> None:
+    """
+    GIVEN a link whose first write raises OSError (a transport hiccup)
+    WHEN the RC receiver messages are requested
+    THEN the RC_CHANNELS request is SEND_FAILED, the SYS_STATUS request still goes out and is ACCEPTED
+    """
+    master = connected_fc.master
+    assert master is not None
+    real_write = master.write
+    calls = {"count": 0}
+
+    def flaky_write(buf: bytes) -> None:
+        calls["count"] += 1
+        if calls["count"] == 1:
+            raise OSError("No buffer space available")
+        real_write(buf)
+
+    mocker.patch.object(master, "write", side_effect=flaky_write)
+    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
+    assert rc_channels.outcome is CommandOutcome.SEND_FAILED
+    assert "No buffer space available" in (rc_channels.error or "")
+    read_messages(connected_fc, lambda _s: sys_status.done)
+    assert sys_status.outcome is CommandOutcome.ACCEPTED
+    assert [c[1][0] for c in scripted_fc.commands_received()] == [1.0]
+
+
+def test_restore_sets_interval_zero_on_the_connection_that_asked(
+    connected_fc: FlightController, scripted_fc: ScriptedFlightController
+) -> None:
+    """
+    GIVEN RC receiver messages requested on the current connection
+    WHEN the intervals are restored
+    THEN interval 0 (the default) is requested for RC_CHANNELS and SYS_STATUS, both are accepted,
+         and a second restore sends nothing
+    """
+    connected_fc.request_rc_receiver_messages(interval_us=100_000)
+    restored = connected_fc.restore_rc_receiver_message_intervals()
+    assert len(restored) == 2
+    read_messages(connected_fc, lambda _s: all(h.done for h in restored))
+    assert [h.outcome for h in restored] == [CommandOutcome.ACCEPTED, CommandOutcome.ACCEPTED]
+    assert [c[1][:2] for c in scripted_fc.commands_received()[2:]] == [(65.0, 0.0), (1.0, 0.0)]
+    assert scripted_fc.message_intervals == {65: 0.0, 1: 0.0}
+    assert connected_fc.restore_rc_receiver_message_intervals() == ()
+
+
+def test_restore_after_a_reconnect_sends_nothing(
+    connected_fc: FlightController, scripted_fc: ScriptedFlightController
+) -> None:
+    """
+    GIVEN RC receiver messages requested on generation 1, then a reconnect (generation 2)
+    WHEN the intervals are restored
+    THEN nothing is sent: the new link never asked, and the vehicle's defaults already apply
+    """
+    connected_fc.request_rc_receiver_messages()
+    wait_commands(scripted_fc, 2)
+    assert connected_fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
+    assert connected_fc.connection_generation == 2
+    assert connected_fc.restore_rc_receiver_message_intervals() == ()
+    # a marker command proves the link works and that nothing was queued before it
+    marker = connected_fc.send_command(400, (1,))
+    wait_commands(scripted_fc, 3)
+    assert [c[0] for c in scripted_fc.commands_received()] == [
+        SET_MESSAGE_INTERVAL,
+        SET_MESSAGE_INTERVAL,
+        400,
+    ]
+    assert marker.generation == 2
+
+
+def test_restore_without_a_request_or_connection_sends_nothing() -> None:
+    """
+    GIVEN a facade that never requested RC messages, and one that is not connected
+    WHEN restore is called
+    THEN it returns () for both
+    """
+    assert FlightController().restore_rc_receiver_message_intervals() == ()
+
+
+def test_each_interval_request_gets_its_own_answer(
+    connected_fc: FlightController, scripted_fc: ScriptedFlightController
+) -> None:
+    """
+    GIVEN a connected vehicle that accepts the RC_CHANNELS request and denies the SYS_STATUS one
+    WHEN the RC receiver messages are requested
+    THEN both handles come back PENDING at once on the current generation, then the RC_CHANNELS
+         one ends ACCEPTED and the SYS_STATUS one DENIED (ACKs complete same-id commands in order)
+    """
+    scripted_fc.ack_policy = {65: AckPolicy.ACCEPT, 1: AckPolicy.DENY}
+    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
+    assert (rc_channels.outcome, sys_status.outcome) == (CommandOutcome.PENDING, CommandOutcome.PENDING)
+    assert rc_channels.generation == sys_status.generation == connected_fc.connection_generation
+    read_messages(connected_fc, lambda _s: rc_channels.done and sys_status.done)
+    assert rc_channels.result_name == "MAV_RESULT_ACCEPTED"
+    assert sys_status.outcome is CommandOutcome.REJECTED
+    assert sys_status.result_name == "MAV_RESULT_DENIED"
+
+
+def test_disconnect_is_idempotent_and_forgets_the_vehicle(connected_fc: FlightController) -> None:
+    """
+    GIVEN a connected facade
+    WHEN it disconnects twice
+    THEN it is not connected, has no target, and commands fail readably
+    """
+    connected_fc.disconnect()
+    connected_fc.disconnect()
+    assert not connected_fc.is_connected
+    assert connected_fc.master is None
+    assert (connected_fc.target_system, connected_fc.target_component) == (None, None)
+    handle = connected_fc.send_command(SET_MESSAGE_INTERVAL, (65, 0))
+    assert handle.outcome is CommandOutcome.SEND_FAILED
+
+
+def test_a_tcp_peer_that_closes_before_any_heartbeat_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    """
+    GIVEN a loopback TCP server that accepts and closes the connection at once
+    WHEN the facade connects with tcp:
+    THEN connect fails at once saying the device closed the connection, without printing to stdout
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(CONNECT_TIMEOUT_S)
+
+        def accept_and_close() -> None:
+            conn, _addr = server.accept()
+            conn.close()
+
+        thread = threading.Thread(target=accept_and_close, daemon=True)
+        thread.start()
+        device = f"tcp:127.0.0.1:{server.getsockname()[1]}"
+        error = FlightController().connect(device, timeout=CONNECT_TIMEOUT_S)
+        thread.join(timeout=CONNECT_TIMEOUT_S)
+    assert error == f"{device} closed the connection before a vehicle heartbeat arrived."
+    assert capsys.readouterr().out == ""

@@ -1,0 +1,55 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The `--bridge` value: what a user types and what they are told when it is wrong."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ardupilot_methodic_configurator.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
+
+
+def test_a_full_bridge_value_gives_protocol_listen_and_target() -> None:
+    """GIVEN a protocol, listen and target address WHEN parsed THEN all three are kept."""
+    spec = parse_bridge_spec("ardupilot-json,127.0.0.1:9002,127.0.0.1:9012")
+    assert spec == BridgeSpec("ardupilot-json", ("127.0.0.1", 9002), ("127.0.0.1", 9012))
+
+
+def test_a_bridge_without_target_is_listen_only() -> None:
+    """GIVEN no target WHEN parsed THEN the target is None (listen-only)."""
+    assert parse_bridge_spec("xrp,127.0.0.1:3540").target is None
+
+
+def test_ipv6_addresses_in_brackets_are_accepted() -> None:
+    """GIVEN a bracketed IPv6 listen address WHEN parsed THEN the brackets are removed."""
+    assert parse_bridge_spec("rflysim,[::1]:30100").listen == ("::1", 30100)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ardupilot-json", "PROTOCOL,LISTEN[,TARGET]"),
+        ("mavlink,127.0.0.1:1", "Unknown bridge protocol 'mavlink'"),
+        ("xrp,localhost", "needs the form HOST:PORT"),
+        ("xrp,127.0.0.1:abc", "port 'abc' is not a number"),
+        ("xrp,127.0.0.1:70000", "outside 0-65535"),
+        ("xrp,127.0.0.1:3540,127.0.0.1:0", "target port must not be 0"),
+    ],
+)
+def test_bad_bridge_values_say_what_is_wrong(text: str, expected: str) -> None:
+    """GIVEN a malformed bridge value WHEN parsed THEN the error names the problem."""
+    with pytest.raises(BridgeSpecError, match=expected.replace("[", r"\[").replace("]", r"\]")):
+        parse_bridge_spec(text)
+
+
+@given(st.text(max_size=60))
+def test_arbitrary_text_either_parses_or_raises_the_readable_error(text: str) -> None:
+    """GIVEN any text WHEN parsed THEN the result is a spec or a BridgeSpecError, nothing else."""
+    try:
+        spec = parse_bridge_spec(text)
+    except BridgeSpecError as error:
+        assert str(error)
+    else:
+        assert 0 <= spec.listen[1] <= 65535
