@@ -11,6 +11,8 @@ from __future__ import annotations
 import gettext as _gettext
 from pathlib import Path
 
+from ardupilot_methodic_configurator.i18n_runtime import ensure_compiled
+
 __version__ = "0.1.0"
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -34,6 +36,8 @@ def install_language(language: str | None) -> bool:
     if not language or language.startswith("en"):
         _translation = _gettext.NullTranslations()
         return True
+    # A fresh clone or an editable install has .po catalogs but no compiled .mo files yet.
+    ensure_compiled(LOCALE_DIR)
     try:
         _translation = _gettext.translation(TEXT_DOMAIN, LOCALE_DIR, languages=[language])
     except OSError:

@@ -50,6 +50,7 @@ def test_arbitrary_text_either_parses_or_raises_the_readable_error(text: str) ->
     try:
         spec = parse_bridge_spec(text)
     except BridgeSpecError as error:
-        assert str(error)
+        message = str(error)
+        assert message
     else:
         assert 0 <= spec.listen[1] <= 65535

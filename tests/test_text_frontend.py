@@ -45,7 +45,7 @@ LIVE = RCReceiverState(
 
 
 def test_status_line_shows_real_values_and_marks_missing_channels() -> None:
-    """GIVEN live readings with one missing channel WHEN formatted THEN numbers are exact and CH3 is dashes."""
+    """GIVEN live readings with CH3 missing WHEN formatted THEN numbers are exact and CH3 is dashes."""
     line = format_status_line(LIVE)
     assert "CH1  1500" in line
     assert "CH3  ----" in line
@@ -143,7 +143,7 @@ def test_bridge_summary_names_the_link_and_counts_both_directions() -> None:
 
 
 def test_log_mode_prints_events_immediately_and_status_at_a_cadence() -> None:
-    """GIVEN a log-mode front end WHEN two snapshots arrive 0.1 s apart THEN one status line, events always."""
+    """GIVEN a log-mode front end WHEN snapshots arrive 0.1 s apart THEN one status line, every event."""
     now = [10.0]
     out = io.StringIO()
     front_end = TextFrontEnd(out, live=False, clock=lambda: now[0], status_interval_s=0.5)

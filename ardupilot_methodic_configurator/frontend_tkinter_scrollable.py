@@ -1,0 +1,86 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A vertically scrollable container: a canvas window holding an ``interior`` frame.
+
+Children go into ``interior``; the canvas follows the interior's requested height for its scroll
+region and stretches the interior to the canvas width, so content wraps instead of scrolling
+sideways.  The mouse wheel is bound only while the pointer is over the frame, so two scrollable
+frames never fight over the wheel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tkinter as tk
+from tkinter import ttk
+
+# X11 reports the wheel as buttons 4/5; Windows and macOS as <MouseWheel> with a delta.
+_WHEEL_EVENTS = ("<MouseWheel>", "<Button-4>", "<Button-5>")
+
+
+def match_theme_background(canvas: tk.Canvas) -> None:
+    """Give a plain Tk canvas the ttk theme's frame background, so it does not show as a grey box."""
+    background = str(ttk.Style(canvas).lookup("TFrame", "background") or "")
+    if background:
+        with contextlib.suppress(tk.TclError):
+            canvas.configure(background=background)
+
+
+class ScrollableFrame(ttk.Frame):
+    """A ttk.Frame whose ``interior`` scrolls vertically when taller than the frame."""
+
+    def __init__(self, parent: tk.Misc, **kwargs: object) -> None:
+        super().__init__(parent, **kwargs)  # type: ignore[arg-type]
+        self.canvas = tk.Canvas(self, borderwidth=0, highlightthickness=0)
+        match_theme_background(self.canvas)
+        self.scrollbar = ttk.Scrollbar(self, orient=tk.VERTICAL, command=self.canvas.yview)
+        self.canvas.configure(yscrollcommand=self.scrollbar.set)
+        self.scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
+        self.canvas.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
+
+        self.interior = ttk.Frame(self.canvas)
+        self._window = self.canvas.create_window(0, 0, window=self.interior, anchor=tk.NW)
+
+        self.interior.bind("<Configure>", self._on_interior_configure)
+        self.canvas.bind("<Configure>", self._on_canvas_configure)
+        self._wheel_bound = False
+        self.bind("<Enter>", self._bind_wheel)
+        self.bind("<Leave>", self._unbind_wheel)
+
+    def _on_interior_configure(self, _event: tk.Event[tk.Misc]) -> None:
+        self.canvas.configure(
+            scrollregion=(0, 0, self.interior.winfo_reqwidth(), self.interior.winfo_reqheight())
+        )
+
+    def _on_canvas_configure(self, event: tk.Event[tk.Misc]) -> None:
+        self.canvas.itemconfigure(self._window, width=event.width)
+
+    def _bind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
+        for sequence in _WHEEL_EVENTS:
+            self.bind_all(sequence, self._on_wheel)
+        self._wheel_bound = True
+
+    def _unbind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
+        if not self._wheel_bound:
+            return
+        self._wheel_bound = False
+        for sequence in _WHEEL_EVENTS:
+            self.unbind_all(sequence)
+
+    def _on_wheel(self, event: tk.Event[tk.Misc]) -> None:
+        # Scrolling content that already fits would only jitter it.
+        if self.interior.winfo_reqheight() <= self.canvas.winfo_height():
+            return
+        if event.num == 4:
+            steps = -1
+        elif event.num == 5:
+            steps = 1
+        else:
+            steps = -1 if event.delta > 0 else 1
+        self.canvas.yview_scroll(steps, "units")
+
+    def destroy(self) -> None:
+        # bind_all bindings outlive the widget; drop ours so they never call a dead canvas.
+        with contextlib.suppress(tk.TclError):
+            self._unbind_wheel()
+        super().destroy()

@@ -1,0 +1,173 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What ArduPilot SITL's own JSON reader would read from a message, so the decoder can warn.
+
+Strategy: SITL does not parse JSON; for each keytable entry it runs ``strstr`` for the section,
+then ``strstr`` for the key after it, and reads the value ``len(key) + 2`` characters later with
+``atof`` / a digit-skipping array reader / ``strncasecmp("true")``.  This module replays exactly
+that on the message text, and separately locates where each key really is in the JSON (a small
+string-aware token scan), so the caller can compare "where and what SITL reads" with "what the
+sender meant".  It never raises on odd text: it is only called on text that json.loads accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Value kinds of SIM_JSON's keytable.
+NUMBER = "number"
+VECTOR3 = "vector3"
+VECTOR4 = "vector4"
+BOOLEAN = "boolean"
+
+# (section, key, kind) in keytable order; section "" is the top level.
+KEYTABLE: tuple[tuple[str, str, str], ...] = (
+    ("", "timestamp", NUMBER),
+    ("", "latitude", NUMBER),
+    ("", "longitude", NUMBER),
+    ("", "altitude", NUMBER),
+    ("imu", "gyro", VECTOR3),
+    ("imu", "accel_body", VECTOR3),
+    ("", "position", VECTOR3),
+    ("", "attitude", VECTOR3),
+    ("", "quaternion", VECTOR4),
+    ("", "velocity", VECTOR3),
+    *(("", f"rng_{i}", NUMBER) for i in range(1, 7)),
+    ("", "velocity_wind", VECTOR3),
+    ("windvane", "direction", NUMBER),
+    ("windvane", "speed", NUMBER),
+    ("", "airspeed", NUMBER),
+    ("", "no_time_sync", BOOLEAN),
+    ("", "no_lockstep", BOOLEAN),
+    *(("rc", f"rc_{i}", NUMBER) for i in range(1, 13)),
+    ("battery", "voltage", NUMBER),
+    ("battery", "current", NUMBER),
+)
+
+SitlValue = float | tuple[float, ...] | bool | None
+
+
+@dataclass(frozen=True)
+class SitlRead:
+    """Where SITL's ``strstr`` lands for one key and what it would read there (None: parse failure)."""
+
+    key_pos: int
+    value: SitlValue
+
+
+# C's atof prefix: optional white space, sign, digits with an optional fraction and exponent.
+_ATOF = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+_STRTOULL = re.compile(r"[ \t\n\r\f\v]*[+-]?([0-9]+)")
+_TO_NUMBER_START = re.compile(r"[^\-0-9]*")
+_TO_SEPARATOR = re.compile(r"[^,\]]*")
+
+
+def _atof(text: str, pos: int) -> float:
+    match = _ATOF.match(text, pos)
+    return float(match.group(1)) if match else 0.0
+
+
+def _array(text: str, pos: int, count: int) -> tuple[float, ...] | None:
+    values = []
+    end = len(text)
+    for i in range(count):
+        pos = _TO_NUMBER_START.match(text, pos).end()  # type: ignore[union-attr]  # "*" always matches
+        if pos >= end:
+            return None
+        values.append(_atof(text, pos))
+        pos = _TO_SEPARATOR.match(text, pos).end()  # type: ignore[union-attr]
+        if i < count - 1:
+            if pos >= end or text[pos] != ",":
+                return None
+            pos += 1
+    return tuple(values)
+
+
+def _boolean(text: str, pos: int) -> bool:
+    if text[pos : pos + 4].lower() == "true":
+        return True
+    if text[pos : pos + 5].lower() == "false":
+        return False
+    match = _STRTOULL.match(text, pos)
+    return bool(match and int(match.group(1)))
+
+
+def _read_value(text: str, pos: int, kind: str) -> SitlValue:
+    if kind == NUMBER:
+        return _atof(text, pos)
+    if kind == BOOLEAN:
+        return _boolean(text, pos)
+    return _array(text, pos, 3 if kind == VECTOR3 else 4)
+
+
+def sitl_read(text: str, section: str, key: str, kind: str) -> SitlRead | None:
+    """Replay SITL's lookup of ``section``/``key``; None when SITL would not find it at all."""
+    section_pos = text.find(section)
+    if section_pos < 0:
+        return None
+    key_pos = text.find(key, section_pos + len(section) + 1)
+    if key_pos < 0:
+        return None
+    return SitlRead(key_pos, _read_value(text, key_pos + len(key) + 2, kind))
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+@dataclass(frozen=True)
+class KeyMap:
+    """Where the keys of the top level and of its direct sub-objects are in the text.
+
+    ``first`` maps (section, key) (section "" = top level) to the index of the key's first
+    character; ``counts`` says how often each such key occurs; ``strings`` holds the (start, end)
+    of every string token's content, to name what a stray ``strstr`` hit landed in.
+    """
+
+    first: dict[tuple[str, str], int]
+    counts: dict[tuple[str, str], int]
+    strings: tuple[tuple[int, int], ...]
+
+    def string_at(self, text: str, pos: int) -> str | None:
+        for start, end in self.strings:
+            if start <= pos < end:
+                return text[start:end]
+        return None
+
+
+def map_keys(text: str) -> KeyMap:
+    """Scan JSON ``text`` (already known to be valid) for key positions."""
+    first: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, str], int] = {}
+    strings: list[tuple[int, int]] = []
+    stack: list[str | None] = []  # name of each open object; None for arrays and the root
+    pending: str | None = None  # the key whose value comes next
+    last_string: tuple[str, int] | None = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        char = token[0]
+        if char == '"':
+            start = match.start() + 1
+            strings.append((start, match.end() - 1))
+            last_string = (token[1:-1], start)
+            continue
+        if char == ":" and last_string is not None:
+            name, start = last_string
+            pending = name
+            depth = len(stack)
+            section = "" if depth == 1 else (stack[-1] if depth == 2 else None)
+            if section is not None:
+                entry = (section, name)
+                first.setdefault(entry, start)
+                counts[entry] = counts.get(entry, 0) + 1
+        elif char == "{":
+            stack.append(pending)
+            pending = None
+        elif char == "[":
+            stack.append(None)
+            pending = None
+        elif stack:  # "}" or "]"
+            stack.pop()
+            pending = None
+        last_string = None
+    return KeyMap(first, counts, tuple(strings))

@@ -1,0 +1,101 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the Linux, Windows and macOS spec files share: inputs of PyInstaller's `Analysis`.
+
+Each spec imports this module (from its own folder, SPECPATH) and only adds the platform's
+packaging.  PyInstaller cannot see what is imported by name at run time, so this module lists it:
+every plugin and sim_bridge submodule (`collect_submodules`), pymavlink's dialect modules (mavutil
+picks them with `__import__("pymavlink.dialects.v20." + dialect)`), and the package data files,
+compiling the translation catalogs first so a fresh clone packs its .mo files.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from PyInstaller.utils.hooks import collect_submodules
+
+APP_NAME = "amc-rc-receiver"
+PACKAGE = "ardupilot_methodic_configurator"
+ENTRY_SCRIPT = "launch_amc_rc_receiver.py"
+SUBMODULE_PACKAGES = (f"{PACKAGE}.plugins", f"{PACKAGE}.sim_bridge")
+# Package data, relative to the package folder (mirrors pyproject's package-data; the .po
+# sources are not needed at run time because the .mo files are compiled here).
+DATA_PATTERNS = ("configuration_steps/*.json", "data/*", "locale/*/LC_MESSAGES/*.mo")
+# mavutil imports the MAVLink 1 "all" dialect statically and loads the rest by name:
+# MAVLINK_DIALECT (default "all") under MAVLINK20 picks v20, and the project's code uses
+# ardupilotmega for MAVLink 2.  "common" and "minimal" are what other tools ask for.
+MAVLINK_DIALECT_MODULES = tuple(
+    f"pymavlink.dialects.{version}.{dialect}"
+    for version in ("v10", "v20")
+    for dialect in ("ardupilotmega", "common", "minimal", "all")
+)
+# Development tools that must never end up in the program even if something imports them.
+EXCLUDES = ("pytest", "_pytest", "hypothesis", "babel", "mypy", "ruff", "IPython", "PyInstaller")
+
+
+def project_root(specpath: str) -> Path:
+    """The repository root: the spec files live in its `pyinstaller/` folder."""
+    return Path(specpath).resolve().parent
+
+
+def package_version(root: Path) -> str:
+    text = (root / PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    match = re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.MULTILINE)
+    if match is None:
+        raise SystemExit(f"no __version__ in {root / PACKAGE / '__init__.py'}")
+    return match.group(1)
+
+
+def compile_translations(root: Path) -> list[str]:
+    """Compile stale or missing .mo files with the package's own pure-Python compiler."""
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from ardupilot_methodic_configurator.i18n_runtime import ensure_compiled  # noqa: PLC0415
+
+    return ensure_compiled(root / PACKAGE / "locale")
+
+
+def package_datas(root: Path) -> list[tuple[str, str]]:
+    """(source file, destination folder) pairs for every package data file."""
+    package_dir = root / PACKAGE
+    compile_translations(root)
+    po_files = sorted(package_dir.glob("locale/*/LC_MESSAGES/*.po"))
+    missing = [po for po in po_files if not po.with_suffix(".mo").is_file()]
+    if missing:
+        raise SystemExit(f"translation catalogs could not be compiled: {', '.join(map(str, missing))}")
+    datas: list[tuple[str, str]] = []
+    for pattern in DATA_PATTERNS:
+        for source in sorted(package_dir.glob(pattern)):
+            if source.is_file():
+                destination = Path(PACKAGE) / source.parent.relative_to(package_dir)
+                datas.append((str(source), destination.as_posix()))
+    return datas
+
+
+def hidden_imports() -> list[str]:
+    """Modules PyInstaller's import analysis cannot find on its own."""
+    modules: list[str] = []
+    for package in SUBMODULE_PACKAGES:
+        found = collect_submodules(package)
+        if package not in found:
+            raise SystemExit(f"cannot import {package}: is the project installed in this environment?")
+        modules += found
+    return modules + list(MAVLINK_DIALECT_MODULES)
+
+
+def analysis_options(root: Path) -> dict[str, Any]:
+    """Keyword arguments for `Analysis(...)` shared by every platform."""
+    return {
+        "pathex": [str(root)],
+        "binaries": [],
+        "datas": package_datas(root),
+        "hiddenimports": hidden_imports(),
+        "hookspath": [],
+        "runtime_hooks": [],
+        "excludes": list(EXCLUDES),
+        "noarchive": False,
+    }

@@ -1,0 +1,157 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Test harness for the RC receiver data model: a scripted vehicle, a real FlightController, a clock.
+
+Every test talks real MAVLink 2 over a loopback UDP socket.  Time inside the model and the command
+manager comes from a hand-advanced clock, so freshness, rates and ACK timeouts are exact; only the
+waiting for datagrams to arrive uses wall-clock time, through polling loops with a 10 s deadline.
+`sync()` is the barrier that makes "nothing happened" observable: it sends a uniquely-worded
+STATUSTEXT after the messages under test and polls until pymavlink has read it, which (UDP on
+loopback keeps order) proves that everything sent before it went through the model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+
+from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
+from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+    RCReceiverDataModel,
+    RCReceiverState,
+)
+from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+
+DEADLINE_S = 10.0
+SYNC_SYSTEM_ID = 250  # a bystander system: its STATUSTEXT cannot count as receiver telemetry
+NEUTRAL = (1500, 1500, 1000, 1500, 1100)
+
+
+class ManualClock:
+    """A monotonic clock that moves only when the test says so."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def rc_channels(pwm: tuple[int, ...] = NEUTRAL, chancount: int = 8, rssi: int = 255) -> Any:
+    padded = list(pwm[:18]) + [0] * (18 - len(pwm[:18]))
+    return mavlink2.MAVLink_rc_channels_message(0, chancount, *padded, rssi)
+
+
+def sys_status(present: int, enabled: int, health: int) -> Any:
+    return mavlink2.MAVLink_sys_status_message(present, enabled, health, 0, 12600, -1, -1, 0, 0, 0, 0, 0, 0)
+
+
+def encode(msg: Any, system_id: int, component_id: int, seq: int = 0) -> bytes:
+    """MAVLink 2 bytes of ``msg`` as sent by ``system_id``/``component_id``."""
+    encoder = mavlink2.MAVLink(None, srcSystem=system_id, srcComponent=component_id)
+    encoder.seq = seq % 256
+    return bytes(msg.pack(encoder))
+
+
+def decode_all(data: bytes) -> list[Any]:
+    """Every message (BAD_DATA included) a fresh MAVLink 2 parser finds in ``data``."""
+    parser = mavlink2.MAVLink(None)
+    parser.robust_parsing = True
+    return list(parser.parse_buffer(data) or [])
+
+
+class ModelHarness:
+    """A started scripted vehicle, a FlightController connected to it and a model over both."""
+
+    _tokens = itertools.count(1)
+
+    def __init__(
+        self,
+        system_id: int = 1,
+        component_id: int = 1,
+        *,
+        heartbeat_interval: float = 1.0,
+        ack_policy: AckPolicy = AckPolicy.ACCEPT,
+    ) -> None:
+        self.clock = ManualClock()
+        self.vehicle = ScriptedFlightController(
+            system_id, component_id, heartbeat_interval=heartbeat_interval
+        )
+        self.vehicle.ack_policy = ack_policy
+        self.vehicle.start()
+        self.fc = FlightController(clock=self.clock)
+        self.model = RCReceiverDataModel(self.fc, clock=self.clock)
+        # messages read by each poll made through poll_until / sync, for bounded-work checks
+        self.reads_per_poll: list[int] = []
+        self.connect(self.vehicle)
+
+    def connect(self, vehicle: ScriptedFlightController) -> None:
+        error = self.fc.connect(vehicle.device, timeout=DEADLINE_S)
+        assert error == "", error
+        assert vehicle.wait_for_gcs(DEADLINE_S)
+
+    def close(self) -> None:
+        try:
+            self.fc.disconnect()
+        finally:
+            self.vehicle.stop()
+
+    def __enter__(self) -> ModelHarness:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ---- waiting ---------------------------------------------------------------------------------
+
+    def poll_until(
+        self, condition: Callable[[RCReceiverState], bool], what: str = "condition"
+    ) -> RCReceiverState:
+        """Poll (wall-clock deadline 10 s, injected clock untouched) until ``condition(state)``."""
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            state = self.model.poll()
+            self.reads_per_poll.append(self.model.messages_read_last_poll)
+            if condition(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; last state: {state}")
+            time.sleep(0.002)
+
+    def sync(self) -> RCReceiverState:
+        """Poll until everything the vehicle sent so far has been read by the model."""
+        token = f"sync {next(self._tokens)}"
+        self.vehicle.send(mavlink2.MAVLink_statustext_message(6, token.encode()), system_id=SYNC_SYSTEM_ID)
+
+        def seen(_state: RCReceiverState) -> bool:
+            master = self.fc.master
+            bystander = master.sysid_state.get(SYNC_SYSTEM_ID) if master is not None else None
+            last = bystander.messages.get("STATUSTEXT") if bystander is not None else None
+            text = getattr(last, "text", "")
+            return (text.decode(errors="replace") if isinstance(text, bytes) else str(text)) == token
+
+        return self.poll_until(seen, f"sync marker {token!r}")
+
+    def poll_after_sync(self) -> RCReceiverState:
+        """A state built after every message sent so far went through the model."""
+        self.sync()
+        return self.model.poll()
+
+    def gcs_messages(self) -> list[Any]:
+        """Every message the vehicle got from us, decoded afresh from the raw bytes."""
+        return decode_all(self.vehicle.received_bytes())
+
+    def interval_commands(self) -> list[tuple[int, int]]:
+        """(message id, interval µs) of every SET_MESSAGE_INTERVAL the vehicle received."""
+        return [
+            (int(params[0]), int(params[1]))
+            for command, params in self.vehicle.commands_received()
+            if command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
+        ]

@@ -1,0 +1,128 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The pure helpers behind the RC receiver data model: interpretation rules, rate meter, history.
+
+No sockets here: these are the sans-IO pieces, checked exhaustively or with hypothesis."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ardupilot_methodic_configurator.plugins.rc_receiver_history import FailsafeHistory
+from ardupilot_methodic_configurator.plugins.rc_receiver_rate_meter import RateMeter
+from ardupilot_methodic_configurator.plugins.rc_receiver_rules import (
+    RC_RECEIVER_SENSOR_BIT,
+    channel_readings,
+    is_selected_source,
+    receiver_status,
+    rssi_reading,
+)
+from ardupilot_methodic_configurator.plugins.rc_receiver_state import FailsafeStatus
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_only_the_receiver_bit_of_each_mask_matters(present: int, enabled: int, health: int) -> None:
+    """
+    GIVEN any three SYS_STATUS sensor bitmasks
+    WHEN the receiver status is derived
+    THEN it equals the status derived from the RC_RECEIVER bits alone (other sensors never count).
+    """
+    only_rc = receiver_status(
+        present & RC_RECEIVER_SENSOR_BIT, enabled & RC_RECEIVER_SENSOR_BIT, health & RC_RECEIVER_SENSOR_BIT
+    )
+    assert receiver_status(present, enabled, health) == only_rc
+
+
+def test_a_short_pwm_list_leaves_the_missing_channels_unavailable() -> None:
+    """
+    GIVEN only two raw PWM values but a chancount of 5
+    WHEN the channels are derived
+    THEN CH3..CH5 are unavailable instead of raising.
+    """
+    assert [c.pwm for c in channel_readings(5, [1100, 1200])] == [1100, 1200, None, None, None]
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(-1, None), (0, 0), (254, 254), (255, None), (300, None)])
+def test_rssi_outside_0_to_254_is_unknown(raw: int, expected: int | None) -> None:
+    """
+    GIVEN a raw RSSI value
+    WHEN it is interpreted
+    THEN 0..254 is kept and anything else is unknown.
+    """
+    assert rssi_reading(raw) == expected
+
+
+def test_without_a_known_target_system_nothing_is_accepted() -> None:
+    """
+    GIVEN a flight controller whose system id is not known yet
+    WHEN a message arrives from system 1
+    THEN it is not taken as the selected vehicle's.
+    """
+    assert not is_selected_source(1, 1, None, None)
+    assert is_selected_source(1, 7, 1, None)
+
+
+def test_the_rate_meter_counts_only_the_last_window() -> None:
+    """
+    GIVEN 5 arrivals per second for 4 s of a 2 s window
+    WHEN the rate is read at the end, and after 2 s of silence
+    THEN it is 5 Hz, then 0 Hz.
+    """
+    meter = RateMeter(window_s=2.0)
+    for tick in range(20):
+        meter.add(10.0 + tick * 0.2)
+    assert meter.rate_hz(10.0 + 19 * 0.2) == pytest.approx(5.0, abs=0.5)
+    assert meter.rate_hz(10.0 + 19 * 0.2 + 2.0) == 0.0
+
+
+@given(st.lists(st.tuples(st.floats(0.0, 0.5), st.integers(0, 1000)), max_size=400))
+def test_the_rate_meter_stays_bounded_and_non_negative(arrivals: list[tuple[float, int]]) -> None:
+    """
+    GIVEN any sequence of arrival batches at non-decreasing times
+    WHEN they are recorded
+    THEN memory stays bounded and the rate never exceeds the arrivals divided by the window.
+    """
+    meter = RateMeter(window_s=2.0)
+    now = 0.0
+    total = 0
+    for step, count in arrivals:
+        now += step
+        meter.add(now, count)
+        total += count
+    assert meter.bucket_count <= 80
+    assert 0.0 <= meter.rate_hz(now) <= total / 2.0
+
+
+def test_the_rate_meter_rejects_an_empty_window() -> None:
+    """
+    GIVEN a window of 0 s
+    WHEN a meter is created
+    THEN a clear ValueError says the window must be positive.
+    """
+    with pytest.raises(ValueError, match="positive"):
+        RateMeter(window_s=0.0)
+
+
+def test_history_ignores_unknown_status_and_latches_first_times() -> None:
+    """
+    GIVEN a fresh test
+    WHEN unknown, active, active again, not active and not active again are recorded
+    THEN the first failsafe and the first recovery times are kept; unknown proves nothing.
+    """
+    history = FailsafeHistory(started_at=0.0)
+    history.record(FailsafeStatus.UNKNOWN, 1.0)
+    assert not history.failsafe_observed
+    history.record(FailsafeStatus.ACTIVE, 2.0)
+    history.record(FailsafeStatus.ACTIVE, 3.0)
+    history.record(FailsafeStatus.NOT_ACTIVE, 4.0)
+    history.record(FailsafeStatus.NOT_ACTIVE, 5.0)
+    assert (history.failsafe_observed_at, history.recovery_observed_at) == (2.0, 4.0)
+
+    history.restart(6.0)
+    assert (history.test_started_at, history.failsafe_observed, history.recovery_observed) == (
+        6.0,
+        False,
+        False,
+    )

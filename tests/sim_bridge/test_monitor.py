@@ -1,0 +1,516 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The bridge monitor over real relays on loopback: counts, rates, decode errors and bookkeeping.
+
+The relays and the monitor share one injected clock, so rates and ages are exact; arrival is
+awaited by polling with a generous deadline.  Datagrams are packed here with ``struct`` from the
+layouts in PROTOCOLS.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import struct
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ardupilot_methodic_configurator.sim_bridge import ardupilot_json
+from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor, RateWindow
+from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
+from ardupilot_methodic_configurator.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
+
+DEADLINE_S = 10.0
+LOOPBACK = "127.0.0.1"
+
+
+class FakeClock:
+    """A settable clock; reading a float attribute is safe from the relay thread."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def servo(frame_count: int, pwm: tuple[int, ...] = tuple(range(1100, 1260, 10))) -> bytes:
+    return struct.pack("<HHI16H", 18458, 400, frame_count, *pwm)
+
+
+def xrp_datagram(sequence: int, control: int = 1) -> bytes:
+    motor = struct.pack(">BBBf", 6, 0x12, 0, 0.25)
+    dio = struct.pack(">BBBB", 3, 0x14, 0, 1)
+    return struct.pack(">HB", sequence, control) + motor + dio
+
+
+def sil(checksum: int = 1234567897, copter_id: int = 3) -> bytes:
+    return struct.pack("<10i20f", checksum, copter_id, *range(8), *([0.0] * 20))
+
+
+JSON_STATE = (
+    b'\n{"timestamp":2.5,"imu":{"gyro":[0,0,0],"accel_body":[0,0,-9.81]},'
+    b'"velocity":[0,0,0],"attitude":[0,0,0],"no_time_sync": true,"rc":{"rc_1":1500,"rc_2":1600}}\n'
+)
+
+
+def udp_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind((LOOPBACK, 0))
+    sock.settimeout(0.05)
+    return sock
+
+
+def address_of(sock: socket.socket) -> tuple[str, int]:
+    host, port = sock.getsockname()[:2]
+    return str(host), int(port)
+
+
+def receive(sock: socket.socket) -> tuple[bytes, tuple[str, int]]:
+    end = time.monotonic() + DEADLINE_S
+    while time.monotonic() < end:
+        try:
+            data, source = sock.recvfrom(70000)
+        except TimeoutError:
+            continue
+        return data, (str(source[0]), int(source[1]))
+    pytest.fail("no datagram arrived")
+
+
+def poll_until(
+    monitor: BridgeMonitor, condition: Callable[[BridgeSnapshot], bool], what: str
+) -> BridgeSnapshot:
+    end = time.monotonic() + DEADLINE_S
+    while True:
+        snapshot = monitor.poll()
+        if condition(snapshot):
+            return snapshot
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {what}; last snapshot: {snapshot}")
+        time.sleep(0.005)
+
+
+def link_packets(snapshot: BridgeSnapshot, index: int = 0) -> tuple[int, int]:
+    link = snapshot.links[index]
+    return link.from_peer.packets, link.from_target.packets
+
+
+@pytest.fixture
+def sockets() -> Iterator[Callable[[], socket.socket]]:
+    made: list[socket.socket] = []
+
+    def make() -> socket.socket:
+        sock = udp_socket()
+        made.append(sock)
+        return sock
+
+    yield make
+    for sock in made:
+        sock.close()
+
+
+@pytest.fixture
+def relays() -> Iterator[Callable[..., UdpRelay]]:
+    made: list[UdpRelay] = []
+
+    def make(config: RelayConfig, clock: Callable[[], float] = time.monotonic) -> UdpRelay:
+        relay = UdpRelay(config, clock=clock)
+        relay.start()
+        made.append(relay)
+        return relay
+
+    yield make
+    for relay in made:
+        relay.stop()
+
+
+def send_all(sender: socket.socket, relay: UdpRelay, datagrams: list[bytes]) -> None:
+    """Send one at a time and wait for each to be received, so nothing is lost or reordered."""
+    for count, datagram in enumerate(datagrams, start=1):
+        sender.sendto(datagram, relay.listen_address)
+        end = time.monotonic() + DEADLINE_S
+        while relay.counters().received_from_peer < count:
+            if time.monotonic() > end:
+                pytest.fail("the relay did not receive the datagram")
+            time.sleep(0.001)
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def test_both_directions_are_counted_with_senders_and_addresses(sockets, relays) -> None:
+    """GIVEN a SITL relay WHEN three servo packets go out and two JSON replies come back
+    THEN each direction counts its packets and bytes, names its sender and the link shows its addresses."""
+    clock = FakeClock()
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)), clock=clock)
+    monitor = BridgeMonitor([relay], clock=clock)
+    via = None
+    for frame in (1, 2, 3):
+        peer.sendto(servo(frame), relay.listen_address)
+        _data, via = receive(target)
+    assert via is not None
+    for _reply in range(2):
+        target.sendto(JSON_STATE, via)
+        receive(peer)
+
+    snapshot = poll_until(monitor, lambda s: link_packets(s) == (3, 2), "3 + 2 packets")
+
+    link = snapshot.links[0]
+    assert (link.from_peer.bytes, link.from_target.bytes) == (3 * 40, 2 * len(JSON_STATE))
+    assert link.from_peer.last_sender == f"{LOOPBACK}:{address_of(peer)[1]}"
+    assert link.from_target.last_sender == f"{LOOPBACK}:{address_of(target)[1]}"
+    assert (link.from_peer.senders_seen, link.from_peer.multiple_senders) == (1, False)
+    assert link.peer == link.from_peer.last_sender
+    assert link.listen == f"{LOOPBACK}:{relay.listen_address[1]}"
+    assert link.target == f"{LOOPBACK}:{address_of(target)[1]}"
+    assert (link.listen_only, link.running, link.detected_protocol) == (False, True, "ardupilot-json")
+    assert link.from_peer.decode_error_total == 0
+    assert monitor.snapshot is snapshot
+
+
+def test_rates_and_ages_follow_the_injected_clock(sockets, relays) -> None:
+    """GIVEN 20 servo packets all stamped at t=100 s and a 1 s rate window
+    WHEN snapshots are taken at 100.5 s, 101.0625 s and 101.2 s
+    THEN the rate is 20/s, then half of it as the bucket leaves the window, then zero; the age grows."""
+    clock = FakeClock(100.0)
+    peer = sockets()
+    relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
+    monitor = BridgeMonitor([relay], clock=clock)
+    send_all(peer, relay, [servo(frame) for frame in range(20)])
+    poll_until(monitor, lambda s: s.links[0].from_peer.packets == 20, "20 packets")
+
+    clock.now = 100.5
+    inside = monitor.poll().links[0].from_peer
+    clock.now = 101.0625
+    leaving = monitor.poll().links[0].from_peer
+    clock.now = 101.2
+    gone = monitor.poll().links[0].from_peer
+
+    assert (inside.packets_per_s, inside.bytes_per_s) == (20.0, 20.0 * 40)
+    assert inside.last_packet_age_s == 0.5
+    assert leaving.packets_per_s == pytest.approx(10.0)
+    assert (gone.packets_per_s, gone.bytes_per_s) == (0.0, 0.0)
+    assert gone.last_packet_age_s == pytest.approx(1.2)
+    assert gone.packets == 20  # totals never expire
+
+
+def test_each_poll_drains_at_most_the_per_tick_budget(sockets, relays) -> None:
+    """GIVEN 250 captured datagrams and a budget of 100 records per tick
+    WHEN the monitor polls three times THEN it has seen 100, 200 and 250 of them."""
+    sender = sockets()
+    relay = relays(RelayConfig("tap", ring_size=1000))
+    monitor = BridgeMonitor([relay], max_records_per_tick=100)
+    send_all(sender, relay, [servo(frame) for frame in range(250)])
+
+    seen = [monitor.poll().links[0].from_peer.packets for _tick in range(3)]
+
+    assert seen == [100, 200, 250]
+
+
+def test_the_budget_is_shared_between_relays(sockets, relays) -> None:
+    """GIVEN two relays holding 80 records each and a budget of 100
+    WHEN the monitor polls once THEN each relay gave 50."""
+    sender = sockets()
+    first = relays(RelayConfig("a"))
+    second = relays(RelayConfig("b"))
+    send_all(sender, first, [b"\x00\x01\x00"] * 80)
+    send_all(sender, second, [b"\x00\x01\x00"] * 80)
+    monitor = BridgeMonitor([first, second], max_records_per_tick=100)
+
+    snapshot = monitor.poll()
+
+    assert [link.from_peer.packets for link in snapshot.links] == [50, 50]
+    assert [link.name for link in snapshot.links] == ["a", "b"]
+
+
+# --------------------------------------------------------------------------- decode errors
+
+
+def test_decode_errors_are_counted_by_readable_reason(sockets, relays) -> None:
+    """GIVEN a SITL link WHEN a short servo packet, a wrong magic and broken JSON pass
+    THEN each direction lists the reasons in words, most frequent first."""
+    clock = FakeClock()
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)), clock=clock)
+    monitor = BridgeMonitor([relay], clock=clock)
+    peer.sendto(servo(1), relay.listen_address)
+    _data, via = receive(target)
+    bad_magic = struct.pack("<HHI16H", 1234, 400, 2, *([1500] * 16))
+    for datagram in (servo(2)[:39], servo(3)[:39], bad_magic):
+        peer.sendto(datagram, relay.listen_address)
+        receive(target)
+    target.sendto(b'\n{"timestamp": oops\n', via)
+    receive(peer)
+
+    snapshot = poll_until(monitor, lambda s: link_packets(s) == (4, 1), "4 + 1 packets")
+
+    link = snapshot.links[0]
+    assert link.from_peer.decode_errors == (("truncated", 2), ("wrong magic", 1))
+    assert link.from_peer.decode_error_total == 3
+    assert link.from_target.decode_errors == (("invalid JSON", 1),)
+
+
+def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
+    """GIVEN an RflySim tap WHEN a SIL packet with a bad checksum and a good one arrive
+    THEN one checksum failure is counted and the good packet is summarised."""
+    sender = sockets()
+    relay = relays(RelayConfig("rfly", protocol="rflysim"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [sil(checksum=42), sil(copter_id=3)])
+
+    direction = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0].from_peer
+    )
+
+    assert direction.checksum_failures == 1
+    assert direction.decode_errors == (("bad checksum", 1),)
+    assert direction.last_frame is not None
+    assert direction.last_frame.kind == "rflysim-sil"
+    assert dict(direction.last_frame.fields)["copter id"] == "3"
+    assert dict(direction.last_frame.fields)["checksum"] == "1234567897"
+
+
+def test_oversized_captures_are_reported_instead_of_decoded(sockets, relays) -> None:
+    """GIVEN a recording limit of 50 bytes WHEN a 72-byte servo packet arrives
+    THEN it counts as a decode error 'too large to decode' and the relay reports truncated captures."""
+    sender = sockets()
+    relay = relays(RelayConfig("tap", protocol="ardupilot-json", max_record_bytes=50))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [struct.pack("<HHI32H", 29569, 400, 1, *([1500] * 32))])
+
+    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "1 packet").links[0]
+
+    assert link.from_peer.bytes == 72
+    assert link.from_peer.decode_errors == (("too large to decode (capture truncated)", 1),)
+    assert ("captures truncated", 1) in link.relay_errors
+
+
+# --------------------------------------------------------------------------- protocol bookkeeping
+
+
+def test_sitl_frame_count_repeats_gaps_and_resets_are_counted(sockets, relays) -> None:
+    """GIVEN frame counts 1 2 2 3 6 7 0 1 WHEN monitored
+    THEN one repeat (2 2), one gap (3 to 6) and one reset (7 to 0) are counted."""
+    sender = sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [servo(frame) for frame in (1, 2, 2, 3, 6, 7, 0, 1)])
+
+    direction = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 8, "8 packets").links[0].from_peer
+    )
+
+    assert (direction.frame_repeats, direction.frame_gaps, direction.frame_resets) == (1, 1, 1)
+    assert direction.last_frame is not None
+    assert direction.last_frame.kind == "servo16"
+    fields = dict(direction.last_frame.fields)
+    assert fields["frame count"] == "1"
+    assert fields["frame rate"] == "400 Hz"
+    assert fields["PWM 1-8"] == "1100 1110 1120 1130 1140 1150 1160 1170"
+
+
+def test_a_stray_senders_frame_counts_do_not_disturb_the_peers_bookkeeping(sockets, relays) -> None:
+    """GIVEN a SITL relay whose peer counts 1 2 3 4 WHEN a stray sender slips in frame 100 after 3
+    THEN no gap or reset is counted, yet the stray packet is still counted as traffic."""
+    peer, stray, target = sockets(), sockets(), sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)))
+    monitor = BridgeMonitor([relay])
+    for frame in (1, 2, 3):
+        peer.sendto(servo(frame), relay.listen_address)
+        receive(target)
+    stray.sendto(servo(100), relay.listen_address)
+    poll_until(monitor, lambda s: s.links[0].unexpected_senders == 1, "stray counted")
+    peer.sendto(servo(4), relay.listen_address)
+    receive(target)
+
+    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 5, "5 packets").links[0]
+
+    assert (link.from_peer.frame_gaps, link.from_peer.frame_resets, link.from_peer.frame_repeats) == (0, 0, 0)
+    assert link.from_peer.senders_seen == 2
+
+
+def test_a_frame_count_wrapping_at_32_bits_is_not_a_reset(sockets, relays) -> None:
+    """GIVEN frame counts 2**32-2, 2**32-1, 0, 1 WHEN monitored THEN no reset, gap or repeat is counted."""
+    sender = sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [servo(frame) for frame in (2**32 - 2, 2**32 - 1, 0, 1)])
+
+    direction = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 4, "4 packets").links[0].from_peer
+    )
+
+    assert (direction.frame_repeats, direction.frame_gaps, direction.frame_resets) == (0, 0, 0)
+
+
+def test_xrp_sequence_gaps_and_stale_datagrams_are_counted_across_the_wrap(sockets, relays) -> None:
+    """GIVEN XRP sequences 65534 65535 0 1 3 2 3 WHEN monitored
+    THEN the wrap is clean, 1 to 3 is one gap, and the late 2 and repeated 3 are stale."""
+    sender = sockets()
+    relay = relays(RelayConfig("xrp", protocol="xrp"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [xrp_datagram(seq) for seq in (65534, 65535, 0, 1, 3, 2, 3)])
+
+    direction = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
+    )
+
+    assert (direction.sequence_gaps, direction.stale_sequences) == (1, 2)
+    assert direction.last_frame is not None
+    assert direction.last_frame.kind == "xrp"
+    assert dict(direction.last_frame.fields) == {"sequence": "3", "control": "1", "blocks": "motor 0, DIO 0"}
+
+
+def test_a_restarted_xrp_sender_is_followed_after_a_few_stale_datagrams(sockets, relays) -> None:
+    """GIVEN an XRP sender at sequence 5000 that restarts at 0
+    WHEN it keeps counting 0 1 2 3 4 THEN three are stale, the count is then followed with no gaps."""
+    sender = sockets()
+    relay = relays(RelayConfig("xrp", protocol="xrp"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [xrp_datagram(seq) for seq in (4999, 5000, 0, 1, 2, 3, 4)])
+
+    direction = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
+    )
+
+    assert (direction.stale_sequences, direction.sequence_gaps) == (3, 0)
+
+
+def test_json_state_summary_shows_timestamp_rc_and_the_decoder_warnings(sockets, relays) -> None:
+    """GIVEN a JSON state with two RC channels and a SITL pitfall (a space before true)
+    WHEN monitored THEN the summary shows its timestamp, RC values and exactly the decoder's warnings."""
+    sender = sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json"))
+    monitor = BridgeMonitor([relay])
+    send_all(sender, relay, [JSON_STATE])
+
+    frame = (
+        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "1 packet")
+        .links[0]
+        .from_peer.last_frame
+    )
+
+    assert frame is not None
+    assert frame.kind == "json-state"
+    assert dict(frame.fields) == {"timestamp": "2.500 s", "RC channels": "1500 1600"}
+    assert frame.warnings == ardupilot_json.decode_state(JSON_STATE).warnings
+
+
+# --------------------------------------------------------------------------- auto detection and relay faults
+
+
+def test_auto_links_detect_each_datagram_and_flag_unrecognised_ones(sockets, relays) -> None:
+    """GIVEN an auto tap WHEN a servo packet, an XRP datagram and two unrecognisable bytes arrive
+    THEN the detected protocol follows the content and the two bytes count as unrecognised."""
+    sender = sockets()
+    relay = relays(RelayConfig("auto"))
+    monitor = BridgeMonitor([relay])
+    assert monitor.snapshot.links[0].detected_protocol is None
+
+    send_all(sender, relay, [servo(9)])
+    first = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "servo").links[0]
+    send_all(sender, relay, [servo(9), xrp_datagram(4), b"\xff\xff"])
+    second = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 4, "all").links[0]
+
+    assert first.detected_protocol == "ardupilot-json"
+    assert first.from_peer.last_frame is not None
+    assert first.from_peer.last_frame.kind == "servo16"
+    assert second.detected_protocol == "xrp"
+    assert second.from_peer.last_frame is not None
+    assert second.from_peer.last_frame.kind == "xrp"
+    assert second.from_peer.decode_errors == (("unrecognised content", 1),)
+    assert second.protocol == "auto"
+
+
+def test_unexpected_senders_reach_the_snapshot(sockets, relays) -> None:
+    """GIVEN a relay with a learned peer WHEN a stranger sends to the listen port
+    THEN the link counts an unexpected sender and the direction has seen two senders."""
+    peer, stranger, target = sockets(), sockets(), sockets()
+    relay = relays(RelayConfig("x", target=address_of(target)))
+    monitor = BridgeMonitor([relay])
+    peer.sendto(b"\x00\x01\x00", relay.listen_address)
+    receive(target)
+    stranger.sendto(b"\x00\x02\x00", relay.listen_address)
+
+    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0]
+
+    assert link.unexpected_senders == 1
+    assert (link.from_peer.senders_seen, link.from_peer.multiple_senders) == (2, True)
+    assert link.peer == f"{LOOPBACK}:{address_of(peer)[1]}"
+
+
+def test_replies_without_peer_and_dropped_captures_are_reported(sockets, relays) -> None:
+    """GIVEN a SITL relay without a learned peer and a ring of 2
+    WHEN the target sends three datagrams THEN the link reports replies before any peer and one drop."""
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("x", protocol="ardupilot-json", target=address_of(target), ring_size=2))
+    peer.sendto(b"not a servo packet", relay.listen_address)  # forwarded, peer not learned
+    receive(target)
+    outbound = relay.outbound_address
+    assert outbound is not None
+    for _reply in range(2):
+        target.sendto(b"\n{}\n", (LOOPBACK, outbound[1]))
+    end = time.monotonic() + DEADLINE_S
+    while relay.counters().received_from_target < 2:
+        assert time.monotonic() < end, "replies did not arrive"
+        time.sleep(0.005)
+    monitor = BridgeMonitor([relay])
+
+    link = poll_until(monitor, lambda s: s.links[0].from_target.packets == 2, "2 replies").links[0]
+
+    assert ("reply before any peer", 2) in link.relay_errors
+    assert link.dropped_captures == 1
+    assert link.peer is None
+
+
+def test_a_stopped_relay_shows_as_not_running(relays) -> None:
+    """GIVEN a monitored relay WHEN it is stopped THEN the next snapshot says it is not running."""
+    relay = relays(RelayConfig("x"))
+    monitor = BridgeMonitor([relay])
+    assert monitor.poll().links[0].running
+    relay.stop()
+    link: LinkSnapshot = monitor.poll().links[0]
+    assert not link.running
+    assert link.listen_only
+
+
+def test_snapshots_are_immutable(relays) -> None:
+    """GIVEN a snapshot WHEN someone tries to change it THEN it refuses."""
+    snapshot = BridgeMonitor([relays(RelayConfig("x"))]).poll()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snapshot.links[0].from_peer.packets = 5  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- rate window
+
+
+@given(
+    rate=st.integers(5, 2000),
+    start=st.floats(0, 1e6, allow_nan=False),
+    extra=st.floats(0, 5, allow_nan=False),
+)
+def test_steady_traffic_reads_within_one_bucket_of_its_true_rate(
+    rate: int, start: float, extra: float
+) -> None:
+    """GIVEN packets at a steady rate for longer than the window WHEN the rate is read
+    THEN it is within one bucket's worth (1/8 of the window) plus one packet of the true rate."""
+    window = RateWindow(window_s=1.0, buckets=8)
+    interval = 1.0 / rate
+    count = int((1.0 + extra) * rate) + rate
+    for index in range(count):
+        window.add(start + index * interval, 10)
+    now = start + (count - 1) * interval
+    packets_per_s, bytes_per_s = window.rates(now)
+    assert abs(packets_per_s - rate) <= rate / 8 + 2
+    assert bytes_per_s == pytest.approx(packets_per_s * 10)
+
+
+def test_the_rate_window_refuses_nonsense_sizes() -> None:
+    """GIVEN a zero-width window WHEN made THEN ValueError."""
+    with pytest.raises(ValueError, match="positive width"):
+        RateWindow(window_s=0.0)

@@ -1,0 +1,305 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Behaviour of the WPILib XRP codec: big-endian header, size-prefixed tagged blocks.
+
+Vectors are packed here with ``struct`` from PROTOCOLS.md section B (what the firmware and
+WPILib actually send), never with the codec under test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import struct
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from ardupilot_methodic_configurator.sim_bridge import xrp
+from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
+from ardupilot_methodic_configurator.sim_bridge.xrp import (
+    AccelBlock,
+    AnalogBlock,
+    DioBlock,
+    EncoderBlock,
+    GyroBlock,
+    MotorBlock,
+    RawBlock,
+    ServoBlock,
+    XrpPacket,
+)
+
+
+def firmware_packet(sequence: int = 0x0102) -> bytes:
+    """Seq, ctrl 0, 4 encoders with period fields, DIO 0, gyro, accel: 107 bytes (FW main.cpp)."""
+    data = struct.pack(">HB", sequence, 0)
+    for encoder in range(4):
+        data += struct.pack(">BBBiII", 14, 0x18, encoder, -1500 + encoder, 80_001, 1_000_000)
+    data += struct.pack(">BBBB", 3, 0x14, 0, 1)
+    data += struct.pack(">BB6f", 25, 0x16, 0.5, -0.25, 1.5, 2.0, -3.0, 90.0)
+    data += struct.pack(">BB3f", 13, 0x17, 0.015625, -0.03125, 1.0)
+    return data
+
+
+def wpilib_packet(sequence: int = 7) -> bytes:
+    """Seq, ctrl 1, motors 0..3 and servos 4, 5: the default 45-byte WPILib datagram."""
+    data = struct.pack(">HB", sequence, 1)
+    for motor, throttle in enumerate((0.25, -0.25, 0.0, 1.0)):
+        data += struct.pack(">BBBf", 6, 0x12, motor, throttle)
+    for servo in (4, 5):
+        data += struct.pack(">BBBf", 6, 0x13, servo, 0.5)
+    return data
+
+
+class TestValidPackets:
+    def test_firmware_packet_decodes_every_block_and_reencodes_byte_exactly(self) -> None:
+        """
+        GIVEN the 107-byte datagram the XRP firmware sends
+        WHEN it is decoded and encoded again
+        THEN the big-endian header, 4 encoders with periods, DIO, gyro and accel are read and the
+        bytes are identical.
+        """
+        data = firmware_packet()
+        assert len(data) == 107
+        packet = xrp.decode(data)
+        assert (packet.sequence, packet.control) == (0x0102, 0)
+        assert packet.blocks == (
+            EncoderBlock(0, -1500, 80_001, 1_000_000),
+            EncoderBlock(1, -1499, 80_001, 1_000_000),
+            EncoderBlock(2, -1498, 80_001, 1_000_000),
+            EncoderBlock(3, -1497, 80_001, 1_000_000),
+            DioBlock(channel=0, value=1),
+            GyroBlock(0.5, -0.25, 1.5, 2.0, -3.0, 90.0),
+            AccelBlock(0.015625, -0.03125, 1.0),
+        )
+        assert xrp.encode(packet) == data
+
+    def test_wpilib_packet_decodes_motors_and_servos(self) -> None:
+        """
+        GIVEN the default 45-byte WPILib datagram
+        WHEN it is decoded and encoded again
+        THEN four motor and two servo blocks come out and the bytes are identical.
+        """
+        data = wpilib_packet()
+        assert len(data) == 45
+        packet = xrp.decode(data)
+        assert packet == XrpPacket(
+            sequence=7,
+            control=1,
+            blocks=(
+                MotorBlock(0, 0.25),
+                MotorBlock(1, -0.25),
+                MotorBlock(2, 0.0),
+                MotorBlock(3, 1.0),
+                ServoBlock(4, 0.5),
+                ServoBlock(5, 0.5),
+            ),
+        )
+        assert xrp.encode(packet) == data
+
+    def test_encoder_without_period_fields_has_none_for_them(self) -> None:
+        """
+        GIVEN an encoder block with size byte 6 (id and count only) and an analog block
+        WHEN the packet is decoded and encoded again
+        THEN the period fields are None and the bytes are identical.
+        """
+        data = struct.pack(">HBBBBiBBBf", 65535, 0, 6, 0x18, 2, 12345, 6, 0x15, 2, 3.25)
+        packet = xrp.decode(data)
+        assert packet.blocks == (EncoderBlock(2, 12345), AnalogBlock(2, 3.25))
+        assert xrp.encode(packet) == data
+
+    def test_unknown_tags_are_kept_verbatim_as_raw_blocks(self) -> None:
+        """
+        GIVEN blocks with unknown tags, one with an empty payload (size byte 1)
+        WHEN the packet is decoded and encoded again
+        THEN they are RawBlocks holding tag and payload, and the bytes are identical.
+        """
+        data = struct.pack(">HB", 9, 1) + bytes([4, 0x42, 1, 2, 3, 1, 0x99])
+        packet = xrp.decode(data)
+        assert packet.blocks == (RawBlock(0x42, b"\x01\x02\x03"), RawBlock(0x99, b""))
+        assert xrp.encode(packet) == data
+
+    def test_header_only_datagram_has_no_blocks(self) -> None:
+        """
+        GIVEN a 3-byte datagram (sequence and control only)
+        WHEN it is decoded
+        THEN the packet has no blocks.
+        """
+        assert xrp.decode(b"\xab\xcd\x01") == XrpPacket(sequence=0xABCD, control=1, blocks=())
+
+
+class TestMalformedPackets:
+    @pytest.mark.parametrize(
+        ("data", "reason", "message"),
+        [
+            (b"", "truncated", "empty datagram: an XRP packet needs at least 3 bytes"),
+            (b"\x00\x01", "truncated", "length 2, expected at least 3 bytes (sequence and control)"),
+            (b"\x00\x01\x00\x00\x12", "size-zero", "block at offset 3 has size byte 0"),
+            (
+                wpilib_packet()[:-1],
+                "block-overrun",
+                "block at offset 38 (tag 0x13) has size 6 but only 5 bytes follow",
+            ),
+            (
+                b"\x00\x01\x00\x06",
+                "block-overrun",
+                "block at offset 3 has size 6 but the datagram ends after its size",
+            ),
+            (
+                firmware_packet() + b"\xff\x77",
+                "block-overrun",
+                "block at offset 107 (tag 0x77) has size 255 but only 1 bytes follow",
+            ),
+            (
+                struct.pack(">HBBBB", 1, 0, 5, 0x12, 0) + b"\0\0\0",
+                "block-size",
+                "block at offset 3: tag 0x12 (motor) has size 5, expected 6",
+            ),
+            (
+                struct.pack(">HBBBBi", 1, 0, 10, 0x18, 0, 5) + b"\0\0\0\0",
+                "block-size",
+                "block at offset 3: tag 0x18 (encoder) has size 10, expected 6 or 14",
+            ),
+            (
+                struct.pack(">HBBB6f", 1, 0, 24, 0x16, 0, 0, 0, 0, 0, 0)[:-1],
+                "block-size",
+                "tag 0x16 (gyro) has size 24, expected 25",
+            ),
+        ],
+    )
+    def test_each_malformed_kind_gets_its_reason_and_sentence(
+        self, data: bytes, reason: str, message: str
+    ) -> None:
+        """
+        GIVEN a too-short datagram, a zero size byte, a block running past the end or a known tag
+        with the wrong size
+        WHEN it is decoded
+        THEN a CodecError carries the stable reason and says which block is wrong and why.
+        """
+        with pytest.raises(CodecError) as caught:
+            xrp.decode(data)
+        assert caught.value.reason == reason
+        assert caught.value.protocol == "xrp"
+        assert message in str(caught.value)
+
+    def test_encoder_block_with_only_one_period_field_cannot_be_encoded(self) -> None:
+        """
+        GIVEN an EncoderBlock with a period numerator but no denominator
+        WHEN the packet is encoded
+        THEN a CodecError says both or neither are needed.
+        """
+        packet = XrpPacket(1, 0, (EncoderBlock(0, 1, period_numerator=3),))
+        with pytest.raises(CodecError, match="give both period fields or neither"):
+            xrp.encode(packet)
+
+    @pytest.mark.parametrize(
+        "block",
+        [RawBlock(0x42, bytes(255)), MotorBlock(256, 0.0), DioBlock(0, -1), MotorBlock(0, 1e39)],
+    )
+    def test_unencodable_blocks_raise_codec_error(self, block: xrp.XrpBlock) -> None:
+        """
+        GIVEN a block whose values do not fit the wire format
+        WHEN the packet is encoded
+        THEN a CodecError with reason "value" is raised, never a struct or overflow error.
+        """
+        with pytest.raises(CodecError) as caught:
+            xrp.encode(XrpPacket(1, 0, (block,)))
+        assert caught.value.reason == "value"
+
+
+def decode_outcome(data: bytes) -> object:
+    """The decoded packet, or the CodecError (any other exception propagates and fails the test)."""
+    try:
+        return xrp.decode(data)
+    except CodecError as error:
+        return error
+
+
+def contains_nan(packet: XrpPacket) -> bool:
+    values = [value for block in packet.blocks for value in dataclasses.astuple(block)]
+    return any(isinstance(value, float) and math.isnan(value) for value in values)
+
+
+f32 = st.floats(width=32, allow_nan=False)
+u8 = st.integers(min_value=0, max_value=255)
+known_tags = {0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18}
+blocks = st.one_of(
+    st.builds(MotorBlock, u8, f32),
+    st.builds(ServoBlock, u8, f32),
+    st.builds(DioBlock, u8, u8),
+    st.builds(AnalogBlock, u8, f32),
+    st.builds(GyroBlock, f32, f32, f32, f32, f32, f32),
+    st.builds(AccelBlock, f32, f32, f32),
+    st.builds(EncoderBlock, u8, st.integers(min_value=-(2**31), max_value=2**31 - 1)),
+    st.builds(
+        EncoderBlock,
+        u8,
+        st.integers(min_value=-(2**31), max_value=2**31 - 1),
+        st.integers(min_value=0, max_value=2**32 - 1),
+        st.integers(min_value=0, max_value=2**32 - 1),
+    ),
+    st.builds(RawBlock, u8.filter(lambda tag: tag not in known_tags), st.binary(max_size=254)),
+)
+packets = st.builds(
+    XrpPacket,
+    st.integers(min_value=0, max_value=0xFFFF),
+    u8,
+    st.lists(blocks, max_size=12).map(tuple),
+)
+
+
+# Block sizes per known tag (size byte = tag + payload); unknown tags take any payload.
+SIZES = {0x12: [6], 0x13: [6], 0x14: [3], 0x15: [6], 0x16: [25], 0x17: [13], 0x18: [6, 14]}
+random_blocks = st.one_of(
+    st.sampled_from(sorted(SIZES)).flatmap(
+        lambda tag: st.sampled_from(SIZES[tag]).flatmap(
+            lambda size: st.binary(min_size=size - 1, max_size=size - 1).map(
+                lambda body: bytes([size, tag]) + body
+            )
+        )
+    ),
+    st.tuples(u8.filter(lambda tag: tag not in known_tags), st.binary(max_size=40)).map(
+        lambda raw: bytes([len(raw[1]) + 1, raw[0]]) + raw[1]
+    ),
+)
+well_framed_datagrams = st.tuples(
+    st.binary(min_size=3, max_size=3), st.lists(random_blocks, max_size=10)
+).map(lambda parts: parts[0] + b"".join(parts[1]))
+
+
+class TestProperties:
+    @given(st.binary(max_size=300))
+    def test_arbitrary_bytes_only_ever_raise_codec_error(self, data: bytes) -> None:
+        """
+        GIVEN any bytes
+        WHEN they are decoded
+        THEN the result is a packet or a CodecError with a known reason, never another exception.
+        """
+        outcome = decode_outcome(data)
+        if isinstance(outcome, CodecError):
+            assert outcome.reason in {"truncated", "size-zero", "block-overrun", "block-size"}
+        else:
+            assert isinstance(outcome, XrpPacket)
+
+    @given(packets)
+    def test_encode_then_decode_is_the_identity(self, packet: XrpPacket) -> None:
+        """
+        GIVEN any packet of valid blocks with float32-representable values
+        WHEN it is encoded and decoded
+        THEN the same packet comes back.
+        """
+        assert xrp.decode(xrp.encode(packet)) == packet
+
+    @given(well_framed_datagrams)
+    def test_every_well_framed_datagram_reencodes_byte_exactly(self, data: bytes) -> None:
+        """
+        GIVEN a header and blocks of random content, each with a size byte that fits its tag
+        WHEN the packet is encoded again
+        THEN the bytes are identical (packets holding a NaN are skipped: a float32 signalling NaN
+        comes back quiet from Python's float conversion).
+        """
+        outcome = decode_outcome(data)
+        assume(isinstance(outcome, XrpPacket) and not contains_nan(outcome))
+        assert isinstance(outcome, XrpPacket)
+        assert xrp.encode(outcome) == data

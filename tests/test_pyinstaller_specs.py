@@ -1,0 +1,239 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The PyInstaller spec files are checked without building (a build takes minutes).
+
+Static checks read the spec text; the behavioural checks execute each spec with recording
+stand-ins for PyInstaller's build steps (Analysis, PYZ, EXE, COLLECT, BUNDLE), so the real
+`_common_spec` logic runs (collect_submodules, data globbing, catalog compilation) and what would
+be handed to PyInstaller is compared with what is on disk.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("PyInstaller", reason="PyInstaller is in the project's [build] extra")
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_DIR = ROOT / "pyinstaller"
+PACKAGE = "ardupilot_methodic_configurator"
+PACKAGE_DIR = ROOT / PACKAGE
+LAUNCHER = SPEC_DIR / "launch_amc_rc_receiver.py"
+SPECS = {
+    "linux": SPEC_DIR / "amc_rc_receiver_linux.spec",
+    "windows": SPEC_DIR / "amc_rc_receiver_windows.spec",
+    "macos": SPEC_DIR / "amc_rc_receiver_macos.spec",
+}
+# The licence header every spec file shares with this test file (read, not repeated, so that
+# licence scanners do not take a string constant for this file's own licence).
+SPDX = tuple(Path(__file__).read_text(encoding="utf-8").splitlines()[:2])
+
+
+def _calls(tree: ast.AST, name: str) -> list[ast.Call]:
+    return [node for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name]
+
+
+@dataclass
+class _Recorded:
+    """Stand-in for one PyInstaller build step: remembers its arguments, exposes Analysis' outputs."""
+
+    kind: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    pure: list[Any] = field(default_factory=list)
+    scripts: list[Any] = field(default_factory=list)
+    binaries: list[Any] = field(default_factory=list)
+    datas: list[Any] = field(default_factory=list)
+
+
+def _run_spec(path: Path) -> list[_Recorded]:
+    recorded: list[_Recorded] = []
+
+    def step(kind: str) -> Any:
+        def build(*args: Any, **kwargs: Any) -> _Recorded:
+            result = _Recorded(kind, args, kwargs)
+            recorded.append(result)
+            return result
+        return build
+
+    namespace: dict[str, Any] = {
+        "__name__": "__main__", "__file__": str(path), "SPECPATH": str(path.parent),
+        **{kind: step(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")},
+    }
+    saved_path = list(sys.path)
+    try:
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    finally:
+        sys.path[:] = saved_path
+    return recorded
+
+
+@pytest.fixture(scope="module")
+def recorded_builds() -> dict[str, list[_Recorded]]:
+    return {platform: _run_spec(path) for platform, path in SPECS.items()}
+
+
+def _source_modules(package: str) -> set[str]:
+    folder = PACKAGE_DIR.joinpath(*package.split(".")[1:])
+    return {package} | {f"{package}.{info.name}" for info in pkgutil.iter_modules([str(folder)])}
+
+
+# --- static checks --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("platform", SPECS)
+def test_spec_file_compiles_and_starts_with_the_licence_header(platform: str) -> None:
+    """GIVEN a spec file WHEN compiled as Python THEN it is valid and opens with the SPDX lines."""
+    text = SPECS[platform].read_text(encoding="utf-8")
+    compile(text, str(SPECS[platform]), "exec")
+    assert tuple(text.splitlines()[:2]) == SPDX
+
+
+@pytest.mark.parametrize("platform", SPECS)
+def test_spec_names_the_launcher_and_uses_the_shared_inputs(platform: str) -> None:
+    """GIVEN a spec file WHEN its syntax tree is read
+    THEN Analysis gets the launcher script and the shared options resolved from SPECPATH."""
+    tree = ast.parse(SPECS[platform].read_text(encoding="utf-8"))
+    imports = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert "_common_spec" in imports
+    (analysis,) = _calls(tree, "Analysis")
+    script_literals = {node.value for node in ast.walk(analysis.args[0]) if isinstance(node, ast.Constant)}
+    assert LAUNCHER.name in script_literals
+    assert any(node.id == "SPECPATH" for node in ast.walk(analysis.args[0]) if isinstance(node, ast.Name))
+    shared = [keyword.value for keyword in analysis.keywords if keyword.arg is None]
+    assert len(shared) == 1
+    assert isinstance(shared[0], ast.Call)
+    assert ast.unparse(shared[0].func) == "common.analysis_options"
+    (exe,) = _calls(tree, "EXE")
+    assert {keyword.arg: ast.unparse(keyword.value) for keyword in exe.keywords}["name"] == "common.APP_NAME"
+
+
+def test_shared_spec_logic_collects_both_subpackages_and_all_data_kinds() -> None:
+    """GIVEN _common_spec.py WHEN its syntax tree is read
+    THEN it calls collect_submodules and names plugins, sim_bridge, the data folders and dialects."""
+    text = (SPEC_DIR / "_common_spec.py").read_text(encoding="utf-8")
+    assert tuple(text.splitlines()[:2]) == SPDX
+    tree = ast.parse(text)
+    assert _calls(tree, "collect_submodules")
+    literals = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+    fstrings = {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)}
+    assert "f'{PACKAGE}.plugins'" in fstrings
+    assert "f'{PACKAGE}.sim_bridge'" in fstrings
+    assert {"configuration_steps/*.json", "data/*", "locale/*/LC_MESSAGES/*.mo"} <= literals
+    assert {"ardupilotmega", "common"} <= literals
+
+
+def test_launcher_calls_the_console_script_main() -> None:
+    """GIVEN the launcher WHEN read THEN it imports main from the package's __main__ and exits with it."""
+    text = LAUNCHER.read_text(encoding="utf-8")
+    assert tuple(text.splitlines()[:2]) == SPDX
+    tree = ast.parse(text)
+    imported = [(node.module, alias.name) for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) for alias in node.names]
+    assert (f"{PACKAGE}.__main__", "main") in imported
+    assert "sys.exit(main())" in {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+
+
+def test_data_patterns_cover_the_runtime_package_data_of_pyproject() -> None:
+    """GIVEN pyproject's package-data WHEN compared with the spec's data patterns
+    THEN every run-time data kind is packed (translation sources and py.typed are not needed)."""
+    tomllib = pytest.importorskip("tomllib")
+    common = _import_common()
+    with (ROOT / "pyproject.toml").open("rb") as stream:
+        patterns = tomllib.load(stream)["tool"]["setuptools"]["package-data"][PACKAGE]
+    build_time_only = {"locale/*.pot", "locale/*/LC_MESSAGES/*.po", "py.typed"}
+    assert set(patterns) - build_time_only == set(common.DATA_PATTERNS)
+
+
+def _import_common() -> Any:
+    spec = importlib.util.spec_from_file_location("_common_spec", SPEC_DIR / "_common_spec.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_listed_mavlink_dialects_exist_in_the_installed_pymavlink() -> None:
+    """GIVEN the dialect modules the specs add WHEN looked up THEN pymavlink has each of them,
+    including MAVLink 2 ardupilotmega and common."""
+    common = _import_common()
+    assert {"pymavlink.dialects.v20.ardupilotmega", "pymavlink.dialects.v20.common"} <= set(
+        common.MAVLINK_DIALECT_MODULES
+    )
+    missing = [name for name in common.MAVLINK_DIALECT_MODULES if importlib.util.find_spec(name) is None]
+    assert missing == []
+
+
+# --- the specs executed with recording build steps ------------------------------------------
+
+
+@pytest.mark.parametrize("platform", SPECS)
+def test_spec_analyses_the_launcher_from_the_project_root(
+    recorded_builds: dict[str, list[_Recorded]], platform: str
+) -> None:
+    """GIVEN a spec run from any working directory WHEN it builds its Analysis
+    THEN the script is the launcher and the project root is on the search path."""
+    (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
+    assert [Path(script).resolve() for script in analysis.args[0]] == [LAUNCHER.resolve()]
+    assert analysis.kwargs["pathex"] == [str(ROOT)]
+
+
+@pytest.mark.parametrize("platform", SPECS)
+def test_spec_collects_every_plugin_and_sim_bridge_module_and_the_dialects(
+    recorded_builds: dict[str, list[_Recorded]], platform: str
+) -> None:
+    """GIVEN the modules on disk in plugins/ and sim_bridge/ WHEN a spec's hidden imports are built
+    THEN every one of them and the MAVLink 2 dialects are included."""
+    (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
+    hidden = set(analysis.kwargs["hiddenimports"])
+    expected = _source_modules(f"{PACKAGE}.plugins") | _source_modules(f"{PACKAGE}.sim_bridge")
+    assert expected - hidden == set()
+    assert {"pymavlink.dialects.v20.ardupilotmega", "pymavlink.dialects.v20.common"} <= hidden
+
+
+@pytest.mark.parametrize("platform", SPECS)
+def test_spec_packs_every_data_file_and_compiled_catalog(
+    recorded_builds: dict[str, list[_Recorded]], platform: str
+) -> None:
+    """GIVEN the package data on disk WHEN a spec lists its data files
+    THEN each configuration step file, data file and a .mo for every .po is packed at its package path."""
+    (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
+    packed = {Path(source).resolve(): destination for source, destination in analysis.kwargs["datas"]}
+    expected = [
+        *PACKAGE_DIR.glob("configuration_steps/*.json"),
+        *(path for path in PACKAGE_DIR.glob("data/*") if path.is_file()),
+        *(po.with_suffix(".mo") for po in PACKAGE_DIR.glob("locale/*/LC_MESSAGES/*.po")),
+    ]
+    assert expected, "no package data found"
+    for path in expected:
+        assert path.resolve() in packed, f"{path} is not packed"
+        assert packed[path.resolve()] == path.parent.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize(
+    ("platform", "last_step"), [("linux", "EXE"), ("windows", "COLLECT"), ("macos", "BUNDLE")]
+)
+def test_spec_produces_the_amc_rc_receiver_program(
+    recorded_builds: dict[str, list[_Recorded]], platform: str, last_step: str
+) -> None:
+    """GIVEN a spec WHEN executed THEN its executable is called amc-rc-receiver, runs as a console
+    program where the terminal view needs it, and the platform's packaging step comes last."""
+    steps = recorded_builds[platform]
+    (exe,) = [step for step in steps if step.kind == "EXE"]
+    assert exe.kwargs["name"] == "amc-rc-receiver"
+    assert exe.kwargs["console"] is (platform != "macos")
+    assert steps[-1].kind == last_step
+    if platform == "linux":
+        # one-file: binaries and data go into the executable itself
+        assert exe.kwargs.get("exclude_binaries", False) is False
+        assert any(isinstance(arg, list) and arg is steps[0].datas for arg in exe.args)
