@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _codec_bench import run_codec_benchmarks  # noqa: E402
-from _relay_bench import run_relay_benchmarks  # noqa: E402
+from _codec_bench import run_codec_benchmarks
+from _relay_bench import run_relay_benchmarks
 
 
 def main() -> int:

@@ -21,6 +21,8 @@ step "mypy (strict on the package)"
 "$VENV/bin/mypy"
 step "reuse lint"
 "$VENV/bin/reuse" lint
+step "translation catalogs"
+"$VENV/bin/python" scripts/i18n.py compile
 step "pytest"
 set +e
 "$VENV/bin/python" -m pytest "$@"
@@ -30,4 +32,12 @@ if [ "$status" -eq 5 ]; then
     echo "pytest collected no tests: that is a failure here" >&2
     exit 1
 fi
-exit "$status"
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+# The desktop build and its no-Python smoke test are part of the checks (AMC_SKIP_BUILD=1 skips
+# them for a quick local run; CI never sets it).
+if [ "${AMC_SKIP_BUILD:-0}" != "1" ]; then
+    step "PyInstaller build and smoke test"
+    ./scripts/build_linux.sh
+fi
