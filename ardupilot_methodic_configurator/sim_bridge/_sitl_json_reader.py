@@ -101,18 +101,30 @@ def _read_value(text: str, pos: int, kind: str) -> SitlValue:
     return _array(text, pos, 3 if kind == VECTOR3 else 4)
 
 
-def sitl_read(text: str, section: str, key: str, kind: str) -> SitlRead | None:
-    """Replay SITL's lookup of ``section``/``key``; None when SITL would not find it at all."""
+def sitl_key_pos(text: str, section: str, key: str) -> int:
+    """Where SITL's two ``strstr`` calls land for ``section``/``key``; -1 when it finds nothing."""
     section_pos = text.find(section)
     if section_pos < 0:
-        return None
-    key_pos = text.find(key, section_pos + len(section) + 1)
+        return -1
+    return text.find(key, section_pos + len(section) + 1)
+
+
+def sitl_value(text: str, key_pos: int, key: str, kind: str) -> SitlValue:
+    """What SITL reads for a key it found at ``key_pos`` (None: it cannot parse the value)."""
+    return _read_value(text, key_pos + len(key) + 2, kind)
+
+
+def sitl_read(text: str, section: str, key: str, kind: str) -> SitlRead | None:
+    """Replay SITL's lookup of ``section``/``key``; None when SITL would not find it at all."""
+    key_pos = sitl_key_pos(text, section, key)
     if key_pos < 0:
         return None
-    return SitlRead(key_pos, _read_value(text, key_pos + len(key) + 2, kind))
+    return SitlRead(key_pos, sitl_value(text, key_pos, key, kind))
 
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+# A string (group 1 = its content, group 2 = the colon that makes it a key) or a bracket.
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?|[{}\[\]]')
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
 @dataclass(frozen=True)
@@ -120,54 +132,48 @@ class KeyMap:
     """Where the keys of the top level and of its direct sub-objects are in the text.
 
     ``first`` maps (section, key) (section "" = top level) to the index of the key's first
-    character; ``counts`` says how often each such key occurs; ``strings`` holds the (start, end)
-    of every string token's content, to name what a stray ``strstr`` hit landed in.
+    character; ``counts`` says how often each such key occurs.
     """
 
     first: dict[tuple[str, str], int]
     counts: dict[tuple[str, str], int]
-    strings: tuple[tuple[int, int], ...]
-
-    def string_at(self, text: str, pos: int) -> str | None:
-        for start, end in self.strings:
-            if start <= pos < end:
-                return text[start:end]
-        return None
 
 
 def map_keys(text: str) -> KeyMap:
     """Scan JSON ``text`` (already known to be valid) for key positions."""
     first: dict[tuple[str, str], int] = {}
     counts: dict[tuple[str, str], int] = {}
-    strings: list[tuple[int, int]] = []
     stack: list[str | None] = []  # name of each open object; None for arrays and the root
     pending: str | None = None  # the key whose value comes next
-    last_string: tuple[str, int] | None = None
     for match in _TOKEN.finditer(text):
-        token = match.group()
-        char = token[0]
-        if char == '"':
-            start = match.start() + 1
-            strings.append((start, match.end() - 1))
-            last_string = (token[1:-1], start)
+        name = match.group(1)
+        if name is not None:
+            if match.group(2):
+                pending = name
+                depth = len(stack)
+                section = "" if depth == 1 else (stack[-1] if depth == 2 else None)
+                if section is not None:
+                    entry = (section, name)
+                    if entry in counts:
+                        counts[entry] += 1
+                    else:
+                        first[entry] = match.start() + 1
+                        counts[entry] = 1
             continue
-        if char == ":" and last_string is not None:
-            name, start = last_string
-            pending = name
-            depth = len(stack)
-            section = "" if depth == 1 else (stack[-1] if depth == 2 else None)
-            if section is not None:
-                entry = (section, name)
-                first.setdefault(entry, start)
-                counts[entry] = counts.get(entry, 0) + 1
-        elif char == "{":
+        char = match.group()
+        if char == "{":
             stack.append(pending)
-            pending = None
         elif char == "[":
             stack.append(None)
-            pending = None
-        elif stack:  # "}" or "]"
+        elif stack:
             stack.pop()
-            pending = None
-        last_string = None
-    return KeyMap(first, counts, tuple(strings))
+        pending = None
+    return KeyMap(first, counts)
+
+
+def string_at(text: str, pos: int) -> str | None:
+    """The content of the JSON string token that covers ``pos``, if any."""
+    for match in _STRING.finditer(text):
+        if match.start() < pos < match.end() - 1:
+            return match.group(1)
+    return None

@@ -30,7 +30,10 @@ from ardupilot_methodic_configurator.sim_bridge._sitl_json_reader import (
     SitlRead,
     SitlValue,
     map_keys,
+    sitl_key_pos,
     sitl_read,
+    sitl_value,
+    string_at,
 )
 from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
 
@@ -406,7 +409,7 @@ def _collect(document: dict[str, object], warnings: list[str]) -> tuple[dict[_Ke
 
 def _found_in(message: str, read: SitlRead, key: str) -> str:
     """Name what a stray strstr hit landed in, for a warning."""
-    found = map_keys(message).string_at(message, read.key_pos)
+    found = string_at(message, read.key_pos)
     if found is None:
         return _("the text at column {column}").format(column=read.key_pos + 1)
     if found == key:
@@ -454,38 +457,47 @@ def _show(value: SitlValue) -> str:
 def _pitfalls(message: str, values: dict[_Key, SitlValue]) -> list[str]:
     """Compare SITL's substring reader with the parsed JSON, key by key."""
     keymap = map_keys(message)
+    counts = keymap.counts
     warnings = [
         _(
             'key "{key}" appears {count} times: SITL reads the first, '
             "this decoder shows the last; send it once"
         ).format(key=_dotted(entry), count=count)
-        for entry, count in keymap.counts.items()
+        for entry, count in counts.items()
         if count > 1
     ]
     for section, key, kind in KEYTABLE:
-        entry = (section, key)
-        read = sitl_read(message, section, key, kind)
-        real = keymap.first.get(entry)
-        if read is None:
+        if key not in message:
+            continue  # neither SITL nor the JSON has it
+        key_pos = sitl_key_pos(message, section, key)
+        if key_pos < 0:
             continue
+        entry = (section, key)
+        real = keymap.first.get(entry)
         if real is None:
+            read = SitlRead(key_pos, sitl_value(message, key_pos, key, kind))
             warnings.append(
                 _(
                     'SITL matches names by substring: it would read "{name}" = {value} from {found}, '
                     'although the message has no "{name}"'
                 ).format(name=_dotted(entry), value=_show(read.value), found=_found_in(message, read, key))
             )
-        elif read.key_pos != real:
+        elif key_pos != real:
+            read = SitlRead(key_pos, None)
             warnings.append(
                 _(
                     'SITL matches names by substring: it would read "{name}" from {found} '
                     'instead of from column {column}; send "{key}" before it'
                 ).format(name=_dotted(entry), found=_found_in(message, read, key), column=real + 1, key=key)
             )
-        elif keymap.counts[entry] == 1 and entry in values and read.value != values[entry]:
-            warnings.append(
-                _misread(message, entry, kind=kind, real=real, sitl=read.value, meant=values[entry])
-            )
+        elif (kind == BOOLEAN or not message.startswith('":', real + len(key))) and counts[entry] == 1:
+            # Numbers and arrays written as "key":value are read as written; only odd spacing
+            # (and any boolean) needs SITL's value readers replayed.
+            sitl = sitl_value(message, real, key, kind)
+            if sitl != values[entry]:
+                warnings.append(
+                    _misread(message, entry, kind=kind, real=real, sitl=sitl, meant=values[entry])
+                )
     return warnings
 
 

@@ -8,6 +8,8 @@ picks the layout and a second table keyed by the leading checksum picks the fram
 netDataShort has no checksum (its first word is a crash target id), so its entry accepts any
 leading word and checks the ``len`` field instead.  The InCtrlExt1..5 inputs share the
 PX4SILIntFloat layout and port, so they decode as ``SilIntFloat`` with their checksum kept.
+Re-encoding a decoded frame gives back the exact bytes, alignment pad and spare bytes included;
+the one exception is a float32 signalling NaN, which Python's float conversion turns quiet.
 """
 
 from __future__ import annotations

@@ -6,14 +6,17 @@ Strategy: everything is big-endian.  The decoder walks the blocks once, bounds-c
 size byte against the datagram before touching the payload (WPILib itself does not), and picks
 each block's layout from a table keyed by (tag, size byte); a known tag with any other size is an
 error, an unknown tag is kept verbatim as a ``RawBlock``.  The encoder uses the mirror table keyed
-by block class, so ``encode(decode(b)) == b`` for every datagram ``decode`` accepts.
+by block class, so ``encode(decode(b)) == b`` for every datagram ``decode`` accepts (float32
+signalling NaNs excepted: Python's float conversion turns them quiet).
 """
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ardupilot_methodic_configurator import _
 from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
@@ -120,110 +123,158 @@ class XrpPacket:
 
 
 _HEADER = struct.Struct(">HB")
-# Payload layouts (after the size and tag bytes).
-_ID_FLOAT = struct.Struct(">Bf")
-_DIO = struct.Struct(">BB")
-_GYRO = struct.Struct(">6f")
-_ACCEL = struct.Struct(">3f")
-_ENCODER = struct.Struct(">Bi")
-_ENCODER_PERIOD = struct.Struct(">BiII")
 
-_Reader = Callable[[bytes, int], XrpBlock]
+# Builders make a block from the flat tuple of a whole-datagram unpack, starting at ``index``.
+_Builder = Callable[[tuple[Any, ...], int, int], XrpBlock]
 
-# Frozen dataclasses pay one object.__setattr__ per field in __init__; readers fill the instance
+# Frozen dataclasses pay one object.__setattr__ per field in __init__; builders fill the instance
 # dict directly because struct has already produced well-typed values (about twice as fast).
 _new = object.__new__
 
 
-def _read_motor(data: bytes, offset: int) -> XrpBlock:
+def _motor(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(MotorBlock)
-    block.__dict__["id"], block.__dict__["value"] = _ID_FLOAT.unpack_from(data, offset)
+    fields = block.__dict__
+    fields["id"] = values[index]
+    fields["value"] = values[index + 1]
     return block
 
 
-def _read_servo(data: bytes, offset: int) -> XrpBlock:
+def _servo(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(ServoBlock)
-    block.__dict__["id"], block.__dict__["position"] = _ID_FLOAT.unpack_from(data, offset)
+    fields = block.__dict__
+    fields["id"] = values[index]
+    fields["position"] = values[index + 1]
     return block
 
 
-def _read_dio(data: bytes, offset: int) -> XrpBlock:
+def _dio(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(DioBlock)
-    block.__dict__["channel"], block.__dict__["value"] = _DIO.unpack_from(data, offset)
+    fields = block.__dict__
+    fields["channel"] = values[index]
+    fields["value"] = values[index + 1]
     return block
 
 
-def _read_analog(data: bytes, offset: int) -> XrpBlock:
+def _analog(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(AnalogBlock)
-    block.__dict__["id"], block.__dict__["volts"] = _ID_FLOAT.unpack_from(data, offset)
+    fields = block.__dict__
+    fields["id"] = values[index]
+    fields["volts"] = values[index + 1]
     return block
 
 
-def _read_gyro(data: bytes, offset: int) -> XrpBlock:
+def _gyro(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(GyroBlock)
     fields = block.__dict__
-    (
-        fields["rate_x"],
-        fields["rate_y"],
-        fields["rate_z"],
-        fields["angle_x"],
-        fields["angle_y"],
-        fields["angle_z"],
-    ) = _GYRO.unpack_from(data, offset)
+    fields["rate_x"] = values[index]
+    fields["rate_y"] = values[index + 1]
+    fields["rate_z"] = values[index + 2]
+    fields["angle_x"] = values[index + 3]
+    fields["angle_y"] = values[index + 4]
+    fields["angle_z"] = values[index + 5]
     return block
 
 
-def _read_accel(data: bytes, offset: int) -> XrpBlock:
+def _accel(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(AccelBlock)
     fields = block.__dict__
-    fields["x"], fields["y"], fields["z"] = _ACCEL.unpack_from(data, offset)
+    fields["x"] = values[index]
+    fields["y"] = values[index + 1]
+    fields["z"] = values[index + 2]
     return block
 
 
-def _read_encoder(data: bytes, offset: int) -> XrpBlock:
+def _encoder(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(EncoderBlock)
     fields = block.__dict__
-    fields["id"], fields["count"] = _ENCODER.unpack_from(data, offset)
-    fields["period_numerator"] = fields["period_denominator"] = None
+    fields["id"] = values[index]
+    fields["count"] = values[index + 1]
+    fields["period_numerator"] = None
+    fields["period_denominator"] = None
     return block
 
 
-def _read_encoder_period(data: bytes, offset: int) -> XrpBlock:
+def _encoder_period(values: tuple[Any, ...], index: int, _tag: int) -> XrpBlock:
     block = _new(EncoderBlock)
     fields = block.__dict__
-    (
-        fields["id"],
-        fields["count"],
-        fields["period_numerator"],
-        fields["period_denominator"],
-    ) = _ENCODER_PERIOD.unpack_from(data, offset)
+    fields["id"] = values[index]
+    fields["count"] = values[index + 1]
+    fields["period_numerator"] = values[index + 2]
+    fields["period_denominator"] = values[index + 3]
     return block
 
 
-# tag -> (name, {size byte: reader}); the size byte counts the tag plus the payload.
-_READERS: dict[int, tuple[str, dict[int, _Reader]]] = {
-    TAG_MOTOR: ("motor", {1 + _ID_FLOAT.size: _read_motor}),
-    TAG_SERVO: ("servo", {1 + _ID_FLOAT.size: _read_servo}),
-    TAG_DIO: ("DIO", {1 + _DIO.size: _read_dio}),
-    TAG_ANALOG: ("analog", {1 + _ID_FLOAT.size: _read_analog}),
-    TAG_GYRO: ("gyro", {1 + _GYRO.size: _read_gyro}),
-    TAG_ACCEL: ("accel", {1 + _ACCEL.size: _read_accel}),
-    TAG_ENCODER: (
-        "encoder",
-        {1 + _ENCODER.size: _read_encoder, 1 + _ENCODER_PERIOD.size: _read_encoder_period},
-    ),
+def _raw(values: tuple[Any, ...], index: int, tag: int) -> XrpBlock:
+    block = _new(RawBlock)
+    fields = block.__dict__
+    fields["tag"] = tag
+    fields["payload"] = values[index]
+    return block
+
+
+# tag -> (name, {size byte: (payload struct format, number of values, builder)}); the size byte
+# counts the tag plus the payload.
+_LAYOUTS: dict[int, tuple[str, dict[int, tuple[str, int, _Builder]]]] = {
+    TAG_MOTOR: ("motor", {6: ("Bf", 2, _motor)}),
+    TAG_SERVO: ("servo", {6: ("Bf", 2, _servo)}),
+    TAG_DIO: ("DIO", {3: ("BB", 2, _dio)}),
+    TAG_ANALOG: ("analog", {6: ("Bf", 2, _analog)}),
+    TAG_GYRO: ("gyro", {25: ("6f", 6, _gyro)}),
+    TAG_ACCEL: ("accel", {13: ("3f", 3, _accel)}),
+    TAG_ENCODER: ("encoder", {6: ("Bi", 2, _encoder), 14: ("BiII", 4, _encoder_period)}),
 }
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to decode every datagram of one shape (length plus the size and tag of each block)."""
+
+    read_skeleton: Callable[[bytes], tuple[int, ...]]  # the size and tag bytes, in one C call
+    skeleton: tuple[int, ...]
+    unpack: Callable[[bytes], tuple[Any, ...]]  # the whole datagram, size/tag bytes skipped
+    steps: tuple[tuple[_Builder, int, int], ...]  # (builder, index into the values, tag)
+
+
+# Real traffic repeats one or two shapes (the firmware's 107-byte packet, WPILib's 45-byte one),
+# so the last shape walked for each datagram length is remembered.  A datagram whose size and
+# tag bytes match it is decoded with one precompiled unpack; any other is walked block by block
+# (with every bounds check) and becomes the new plan for its length.  The plan is only a memo:
+# results are the same with or without it.
+_PLANS: dict[int, _Plan] = {}
+_MAX_PLANS = 64
 
 
 def decode(data: bytes) -> XrpPacket:
     """Decode one XRP datagram; raise ``CodecError`` unless every block fits exactly."""
     length = len(data)
+    plan = _PLANS.get(length)
+    if plan is None or plan.read_skeleton(data) != plan.skeleton:
+        if length <= HEADER_LENGTH:
+            return _header_only(data, length)
+        plan = _walk(data, length)
+    values = plan.unpack(data)
+    packet = _new(XrpPacket)
+    fields = packet.__dict__
+    fields["sequence"] = values[0]
+    fields["control"] = values[1]
+    fields["blocks"] = tuple([build(values, index, tag) for build, index, tag in plan.steps])
+    return packet
+
+
+def _header_only(data: bytes, length: int) -> XrpPacket:
     if length < HEADER_LENGTH:
         raise _truncated(length)
-    sequence, control = _HEADER.unpack_from(data)
-    blocks: list[XrpBlock] = []
-    append = blocks.append
-    readers = _READERS
+    sequence, control = _HEADER.unpack(data)
+    return XrpPacket(sequence, control, ())
+
+
+def _walk(data: bytes, length: int) -> _Plan:
+    """Bounds-check every block of a datagram of a new shape and make its plan."""
+    positions: list[int] = []
+    layout = [">HB"]
+    steps: list[tuple[_Builder, int, int]] = []
+    index = 2  # values 0 and 1 are sequence and control
     offset = HEADER_LENGTH
     while offset < length:
         size = data[offset]
@@ -231,21 +282,28 @@ def decode(data: bytes) -> XrpPacket:
         if end > length or size == 0:
             raise _bad_block(data, offset)
         tag = data[offset + 1]
-        known = readers.get(tag)
+        known = _LAYOUTS.get(tag)
+        payload_format: str
+        count: int
+        build: _Builder
         if known is None:
-            raw = _new(RawBlock)
-            raw.__dict__["tag"], raw.__dict__["payload"] = tag, bytes(data[offset + 2 : end])
-            append(raw)
+            payload_format, count, build = f"{size - 1}s", 1, _raw
         else:
-            reader = known[1].get(size)
-            if reader is None:
+            entry = known[1].get(size)
+            if entry is None:
                 raise _wrong_size(offset, tag, size)
-            append(reader(data, offset + 2))
+            payload_format, count, build = entry
+        positions += (offset, offset + 1)
+        layout.append("xx" + payload_format)
+        steps.append((build, index, tag))
+        index += count
         offset = end
-    packet = _new(XrpPacket)
-    fields = packet.__dict__
-    fields["sequence"], fields["control"], fields["blocks"] = sequence, control, tuple(blocks)
-    return packet
+    read_skeleton = operator.itemgetter(*positions)
+    plan = _Plan(read_skeleton, read_skeleton(data), struct.Struct("".join(layout)).unpack, tuple(steps))
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[length] = plan
+    return plan
 
 
 def _truncated(length: int) -> CodecError:
@@ -281,7 +339,7 @@ def _bad_block(data: bytes, offset: int) -> CodecError:
 
 
 def _wrong_size(offset: int, tag: int, size: int) -> CodecError:
-    name, sizes = _READERS[tag]
+    name, sizes = _LAYOUTS[tag]
     expected = _(" or ").join(str(value) for value in sizes)
     return CodecError(
         _("block at offset {offset}: tag 0x{tag:02x} ({name}) has size {size}, expected {expected}").format(

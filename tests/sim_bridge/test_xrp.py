@@ -128,6 +128,26 @@ class TestValidPackets:
         """
         assert xrp.decode(b"\xab\xcd\x01") == XrpPacket(sequence=0xABCD, control=1, blocks=())
 
+    def test_datagrams_of_equal_length_but_different_blocks_decode_independently(self) -> None:
+        """
+        GIVEN three 10-byte datagrams: a motor block, an unknown-tag block, a motor block with
+        other values, and then a 10-byte datagram whose block runs past the end
+        WHEN they are decoded one after the other
+        THEN each decodes to its own blocks (remembering the last layout never leaks into the next
+        datagram) and the bad one still fails its bounds check.
+        """
+        motor = struct.pack(">HBBBBf", 1, 1, 6, 0x12, 0, 0.5)
+        raw = struct.pack(">HBBB", 2, 1, 6, 0x42) + b"abcde"
+        other_motor = struct.pack(">HBBBBf", 3, 0, 6, 0x12, 1, -1.0)
+        overrun = struct.pack(">HBBB", 4, 1, 7, 0x12) + b"abcde"
+        assert xrp.decode(motor).blocks == (MotorBlock(0, 0.5),)
+        assert xrp.decode(raw).blocks == (RawBlock(0x42, b"abcde"),)
+        assert xrp.decode(other_motor) == XrpPacket(3, 0, (MotorBlock(1, -1.0),))
+        assert xrp.decode(motor).blocks == (MotorBlock(0, 0.5),)
+        with pytest.raises(CodecError) as caught:
+            xrp.decode(overrun)
+        assert caught.value.reason == "block-overrun"
+
 
 class TestMalformedPackets:
     @pytest.mark.parametrize(
