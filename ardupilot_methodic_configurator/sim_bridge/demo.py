@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from types import TracebackType
 
+from ardupilot_methodic_configurator.sim_bridge._service import StartStop
 from ardupilot_methodic_configurator.sim_bridge.demo_transmitter import Transmitter
 from ardupilot_methodic_configurator.sim_bridge.demo_vehicle import (
     COPTER_DEFAULT_STREAM_HZ,
@@ -27,7 +27,7 @@ from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRel
 DEMO_RELAY_NAME = "SITL JSON (demo)"
 
 
-class DemoSystem:
+class DemoSystem(StartStop):
     """Vehicle + relay + back end on 127.0.0.1 ephemeral ports; start once, stop any number of times.
 
     Before ``start()`` the vehicle's ``device`` is already valid (its socket is bound), but nothing
@@ -109,15 +109,3 @@ class DemoSystem:
         self._vehicle.stop()
         self._relay.stop()
         self._backend.stop()
-
-    def __enter__(self) -> DemoSystem:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -18,16 +18,20 @@ from __future__ import annotations
 import contextlib
 import math
 import select
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from ardupilot_methodic_configurator.sim_bridge._service import (
+    ThreadedService,
+    bind_udp,
+    drain_udp,
+    local_address,
+)
 from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import decode_state, encode_servo_packet
 from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
 
@@ -189,7 +193,7 @@ class StreamTable:
         return max(0.0, min(waits)) if waits else None
 
 
-class SimulatedVehicle:
+class SimulatedVehicle(ThreadedService):
     """An ArduPilot-like vehicle on 127.0.0.1 that a GCS reaches with ``udpout:`` (see ``device``).
 
     Like ArduPilot's udpin ports it learns the GCS address from the datagrams it receives; the
@@ -217,6 +221,7 @@ class SimulatedVehicle:
     ) -> None:
         if servo_rate_hz <= 0 or servo_rate_hz > 65535:
             raise ValueError(f"servo_rate_hz must be in (0, 65535], got {servo_rate_hz}")
+        super().__init__("demo-vehicle")
         self._clock = clock
         self._boot_time = clock()
         self._vehicle_type = vehicle_type
@@ -247,17 +252,14 @@ class SimulatedVehicle:
         self._last_reply_error: str | None = None
         self._servo_pwm: tuple[int, ...] = (1000, 1000, 1000, 1000) + (0,) * (SERVO_CHANNELS - 4)
 
-        self._mav_sock = _bound_udp_socket(listen)
+        self._mav_sock = bind_udp(listen)
         try:
-            self._servo_sock = _bound_udp_socket(servo_listen)
+            self._servo_sock = bind_udp(servo_listen)
         except OSError:
             self._mav_sock.close()
             raise
-        self._address: tuple[str, int] = self._mav_sock.getsockname()[:2]
-        self._servo_address: tuple[str, int] = self._servo_sock.getsockname()[:2]
-        self._stop_event = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
+        self._address: tuple[str, int] = local_address(self._mav_sock)
+        self._servo_address: tuple[str, int] = local_address(self._servo_sock)
 
     # ---------------------------------------------------------------- public API
     @property
@@ -306,40 +308,19 @@ class SimulatedVehicle:
         with self._lock:
             return self._streams.rates()
 
-    def start(self) -> None:
-        if self._closed:
-            raise RuntimeError("a stopped SimulatedVehicle cannot be restarted")
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="demo-vehicle", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-        if not self._closed:
-            self._closed = True
-            self._mav_sock.close()
-            self._servo_sock.close()
-
-    def __enter__(self) -> SimulatedVehicle:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     # ---------------------------------------------------------------- thread
+    def _close(self) -> None:
+        self._mav_sock.close()
+        self._servo_sock.close()
+
     def _run(self) -> None:
         next_servo = time.monotonic()
         servo_period = 1.0 / self._servo_rate_hz
-        sockets = [self._mav_sock, self._servo_sock]
+        handlers = (
+            (self._mav_sock, self._handle_mavlink_datagram),
+            (self._servo_sock, self._handle_backend_datagram),
+        )
+        sockets = [sock for sock, _handler in handlers]
         while not self._stop_event.is_set():
             pace_now = time.monotonic()
             with self._lock:
@@ -351,10 +332,9 @@ class SimulatedVehicle:
                 readable, _w, _x = select.select(sockets, [], [], timeout)
             except (OSError, ValueError):
                 return  # sockets closed by stop()
-            if self._mav_sock in readable:
-                self._drain(self._mav_sock, self._handle_mavlink_datagram)
-            if self._servo_sock in readable:
-                self._drain(self._servo_sock, self._handle_backend_datagram)
+            for sock, handler in handlers:
+                if sock in readable:
+                    drain_udp(sock, handler, MAX_DATAGRAMS_PER_WAKEUP, RECV_BUFFER_SIZE)
 
             self._check_failsafe()
             pace_now = time.monotonic()
@@ -364,16 +344,6 @@ class SimulatedVehicle:
                 if next_servo <= pace_now:
                     next_servo = pace_now + servo_period
             self._send_due_streams(pace_now)
-
-    def _drain(self, sock: socket.socket, handler: Callable[[bytes, tuple[str, int]], None]) -> None:
-        for _i in range(MAX_DATAGRAMS_PER_WAKEUP):
-            try:
-                data, sender = sock.recvfrom(RECV_BUFFER_SIZE)
-            except BlockingIOError:
-                return
-            except OSError:
-                continue  # e.g. a Windows ICMP port-unreachable report; nothing to read
-            handler(data, (str(sender[0]), int(sender[1])))
 
     # ---------------------------------------------------------------- MAVLink side
     def _handle_mavlink_datagram(self, data: bytes, sender: tuple[str, int]) -> None:
@@ -516,14 +486,3 @@ class SimulatedVehicle:
             started = self._rc.check(now)
         if started:
             self._send_statustext(RADIO_FAILSAFE_TEXT)
-
-
-def _bound_udp_socket(address: tuple[str, int]) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        sock.bind(address)
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    return sock

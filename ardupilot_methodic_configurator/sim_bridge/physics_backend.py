@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import argparse
 import select
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.sim_bridge._service import (
+    ThreadedService,
+    bind_udp,
+    drain_udp,
+    local_address,
+)
 from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import (
     FdmState,
     decode_servo_packet,
@@ -160,7 +164,7 @@ class FrameStepper:
         self._last_error = message
 
 
-class PhysicsBackend:
+class PhysicsBackend(ThreadedService):
     """The UDP side of ``FrameStepper``: one socket, one thread, replies to each packet's sender.
 
     The socket is bound in the constructor so ``address`` is known before ``start()``.
@@ -174,23 +178,15 @@ class PhysicsBackend:
         transmitter: Transmitter | None = None,
         with_transmitter: bool = True,
     ) -> None:
+        super().__init__("sitl-json-backend")
         if transmitter is None and with_transmitter:
             transmitter = Transmitter()
         self._stepper = FrameStepper(transmitter)
         self._lock = threading.Lock()
         self._send_errors = 0
         self._last_sender: tuple[str, int] | None = None
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            self._sock.bind(listen)
-            self._sock.setblocking(False)
-        except OSError:
-            self._sock.close()
-            raise
-        self._address: tuple[str, int] = self._sock.getsockname()[:2]
-        self._stop_event = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._closed = False
+        self._sock = bind_udp(listen)
+        self._address: tuple[str, int] = local_address(self._sock)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -220,33 +216,8 @@ class PhysicsBackend:
         with self._lock:
             return self._stepper.counters(self._send_errors)
 
-    def start(self) -> None:
-        if self._closed:
-            raise RuntimeError("a stopped PhysicsBackend cannot be restarted")
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="sitl-json-backend", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-        if not self._closed:
-            self._closed = True
-            self._sock.close()
-
-    def __enter__(self) -> PhysicsBackend:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
+    def _close(self) -> None:
+        self._sock.close()
 
     def _run(self) -> None:
         while not self._stop_event.is_set():
@@ -255,27 +226,19 @@ class PhysicsBackend:
             except (OSError, ValueError):
                 return  # socket closed under us by stop()
             if readable:
-                self._serve_pending()
+                drain_udp(self._sock, self._serve, MAX_DATAGRAMS_PER_WAKEUP, RECV_BUFFER_SIZE)
 
-    def _serve_pending(self) -> None:
-        for _i in range(MAX_DATAGRAMS_PER_WAKEUP):
-            try:
-                data, sender = self._sock.recvfrom(RECV_BUFFER_SIZE)
-            except BlockingIOError:
-                return
-            except OSError:
-                # e.g. Windows reports an earlier reply's ICMP port-unreachable here; keep serving.
-                continue
+    def _serve(self, data: bytes, sender: tuple[str, int]) -> None:
+        with self._lock:
+            self._last_sender = sender
+            reply = self._stepper.handle(data)
+        if reply is None:
+            return
+        try:
+            self._sock.sendto(reply, sender)
+        except OSError:
             with self._lock:
-                self._last_sender = sender[:2]
-                reply = self._stepper.handle(data)
-            if reply is None:
-                continue
-            try:
-                self._sock.sendto(reply, sender)
-            except OSError:
-                with self._lock:
-                    self._send_errors += 1
+                self._send_errors += 1
 
 
 def _parse_address(text: str) -> tuple[str, int]:

@@ -21,9 +21,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from types import TracebackType
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.sim_bridge._service import ThreadedService, bind_udp, local_address
 from ardupilot_methodic_configurator.sim_bridge.capture_ring import CaptureRecord, CaptureRing
 from ardupilot_methodic_configurator.sim_bridge.detect import is_valid_peer_packet
 from ardupilot_methodic_configurator.sim_bridge.snapshot import Direction
@@ -165,10 +165,11 @@ def _resolve(address: Address, family: socket.AddressFamily, what: str) -> Addre
     return str(resolved[0]), int(resolved[1])
 
 
-class UdpRelay:
+class UdpRelay(ThreadedService):
     """Forward datagrams between a learned peer and a fixed target, recording copies on the side."""
 
     def __init__(self, config: RelayConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(f"udp-relay-{config.name}")
         self.config = config
         self._clock = clock
         self._ring = CaptureRing(config.ring_size)
@@ -183,22 +184,24 @@ class UdpRelay:
         self._listen_address: Address = config.listen
         self._wake_r: socket.socket | None = None
         self._wake_w: socket.socket | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._started = False
         self._errqueue = False
 
     # ---------------------------------------------------------------- lifecycle
     def start(self) -> None:
         """Bind the sockets and start the forwarding thread.  A relay runs at most once."""
-        if self._started:
+        # Stricter than ThreadedService: the sockets are bound here, so a second start is refused
+        # rather than ignored whether the first one is running, failed or was stopped.
+        if self._started or self._closed:
             raise RuntimeError(_("A relay can only be started once."))
         self._started = True
+        super().start()
+
+    def _open(self) -> None:
         family = _family_for(self.config.listen[0])
         try:
             self._listen_sock = self._open_socket(family, self.config.listen, "listen")
-            bound = self._listen_sock.getsockname()
-            self._listen_address = (str(bound[0]), int(bound[1]))
+            self._listen_address = local_address(self._listen_sock)
             if self.config.target is not None:
                 self._target = _resolve(self.config.target, family, "target")
                 # The outbound side binds every interface so it can follow the route to the target.
@@ -208,65 +211,43 @@ class UdpRelay:
             self._wake_r.setblocking(False)
             self._wake_w.setblocking(False)
         except BaseException:
-            self._close_sockets()
+            self._close()
             raise
-        self._thread = threading.Thread(target=self._run, name=f"udp-relay-{self.config.name}", daemon=True)
-        self._thread.start()
 
     def _open_socket(self, family: socket.AddressFamily, address: Address, what: str) -> socket.socket:
-        sock = socket.socket(family, socket.SOCK_DGRAM)
         try:
-            if sys.platform.startswith("linux"):
-                level = socket.IPPROTO_IPV6 if family == socket.AF_INET6 else socket.IPPROTO_IP
-                option = _IPV6_RECVERR if family == socket.AF_INET6 else _IP_RECVERR
-                with contextlib.suppress(OSError):
-                    sock.setsockopt(level, option, 1)
-                    self._errqueue = True
-            sock.bind(address)
-            sock.setblocking(False)
+            return bind_udp(address, family, self._enable_error_queue)
         except OSError as error:
-            sock.close()
             raise RelayError(
                 _("Cannot open the {what} socket on {address}: {error}").format(
                     what=what, address=format_address(address), error=error
                 )
             ) from error
-        return sock
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop the thread and close the sockets.  Safe to call more than once, or before start()."""
-        self._stop.set()
+    def _enable_error_queue(self, sock: socket.socket) -> None:
+        if sys.platform.startswith("linux"):
+            level = socket.IPPROTO_IPV6 if sock.family == socket.AF_INET6 else socket.IPPROTO_IP
+            option = _IPV6_RECVERR if sock.family == socket.AF_INET6 else _IP_RECVERR
+            with contextlib.suppress(OSError):
+                sock.setsockopt(level, option, 1)
+                self._errqueue = True
+
+    def _wake(self) -> None:
         if self._wake_w is not None:
             with contextlib.suppress(OSError):
                 self._wake_w.send(b"\0")
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
-        self._close_sockets()
 
-    def _close_sockets(self) -> None:
+    def _close(self) -> None:
         for sock in (self._listen_sock, self._target_sock, self._wake_r, self._wake_w):
             if sock is not None:
                 with contextlib.suppress(OSError):
                     sock.close()
 
-    def __enter__(self) -> UdpRelay:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     # ---------------------------------------------------------------- queries
     @property
     def running(self) -> bool:
         thread = self._thread
-        return thread is not None and thread.is_alive() and not self._stop.is_set()
+        return thread is not None and thread.is_alive() and not self._stop_event.is_set()
 
     @property
     def alive(self) -> bool:
@@ -296,10 +277,9 @@ class UdpRelay:
         if sock is None:
             return None
         try:
-            local = sock.getsockname()
+            return local_address(sock)
         except OSError:
             return None
-        return str(local[0]), int(local[1])
 
     @property
     def peer(self) -> Address | None:
@@ -337,17 +317,17 @@ class UdpRelay:
             if target is not None:
                 selector.register(target, selectors.EVENT_READ, self._service_target)
             selector.register(wake, selectors.EVENT_READ, None)
-            while not self._stop.is_set():
+            while not self._stop_event.is_set():
                 try:
                     events = selector.select(_IDLE_TIMEOUT_S)
                     for key, _mask in events:
                         handler = key.data
-                        if handler is not None and not self._stop.is_set():
+                        if handler is not None and not self._stop_event.is_set():
                             handler(key.fileobj)
                 except Exception:  # the relay thread must outlive any single fault
                     self._count_error(REASON_INTERNAL)
                     # Do not spin if the same fault repeats on every wake-up.
-                    self._stop.wait(_IDLE_TIMEOUT_S)
+                    self._stop_event.wait(_IDLE_TIMEOUT_S)
         finally:
             selector.close()
 

@@ -1,0 +1,68 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""ARCHITECTURE_rc_receiver.md stays true of the code: its file table and its key numbers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "ARCHITECTURE_rc_receiver.md"
+PACKAGE = ROOT / "ardupilot_methodic_configurator"
+
+
+def file_table_paths() -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Components and data flow", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE)
+
+
+def test_the_file_table_names_only_existing_files() -> None:
+    """GIVEN the architecture document WHEN its file table is read THEN every named file exists."""
+    paths = file_table_paths()
+    assert len(paths) > 30
+    missing = [path for path in paths if not (ROOT / path).is_file()]
+    assert missing == []
+
+
+def test_every_package_module_is_in_the_file_table() -> None:
+    """GIVEN the package WHEN its modules are listed THEN each one has a row in the file table."""
+    listed = set(file_table_paths())
+    modules = sorted(
+        str(path.relative_to(ROOT))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "__init__.py" or path.parent == PACKAGE
+    )
+    assert [module for module in modules if module not in listed] == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "actual"),
+    [
+        ("at most 50 messages", "MAX_MESSAGES_PER_POLL"),
+        ("3 s after their last", "STALE_AFTER_S"),
+        ("over a 2 s sliding window", "RATE_WINDOW_S"),
+        ("at 200000 µs (5 Hz)", "REQUESTED_INTERVAL_US"),
+    ],
+)
+def test_the_documented_model_constants_match_the_code(sentence: str, actual: str) -> None:
+    """GIVEN a number stated in the document WHEN compared with the model's constant THEN they agree."""
+    from ardupilot_methodic_configurator.plugins import data_model_rc_receiver as model
+
+    text = DOC.read_text(encoding="utf-8")
+    assert sentence in text
+    number = float(re.findall(r"[\d]+", sentence)[0])
+    assert float(getattr(model, actual)) == number
+
+
+def test_the_documented_ack_timeout_and_plugin_name_match_the_code() -> None:
+    """GIVEN the ACK timeout and plugin name in the document WHEN compared THEN they match the code."""
+    from ardupilot_methodic_configurator.backend_flightcontroller_commands import CommandManager
+    from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+
+    text = DOC.read_text(encoding="utf-8")
+    assert f"timed out after {CommandManager.DEFAULT_ACK_TIMEOUT_S} s" in text
+    assert f'{{"name": "{PLUGIN_RC_RECEIVER}", "placement": "left"}}' in text
