@@ -16,6 +16,7 @@ from tkinter import font as tkfont
 from tkinter import ttk
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.frontend_tkinter_scrollable import grid_with_scrollbars
 from ardupilot_methodic_configurator.param_file import ParamEntry
 
 COLUMNS = ("name", "value", "comment")
@@ -80,14 +81,7 @@ class ParameterTable(ttk.Frame):
         for column in COLUMNS:
             self.tree.heading(column, text=headings[column], anchor=tk.W)
             self.tree.column(column, width=widths[column], stretch=column == "comment", anchor=tk.W)
-        yscroll = ttk.Scrollbar(table, orient=tk.VERTICAL, command=self.tree.yview)
-        xscroll = ttk.Scrollbar(table, orient=tk.HORIZONTAL, command=self.tree.xview)
-        self.tree.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
-        self.tree.grid(row=0, column=0, sticky=tk.NSEW)
-        yscroll.grid(row=0, column=1, sticky=tk.NS)
-        xscroll.grid(row=1, column=0, sticky=tk.EW)
-        table.rowconfigure(0, weight=1)
-        table.columnconfigure(0, weight=1)
+        grid_with_scrollbars(table, self.tree)
         # Comments are longer than any sensible column; the selected one is spelled out here.
         self.details_label = ttk.Label(self, text="", wraplength=_WRAP_PIXELS, justify=tk.LEFT)
         self.details_label.pack(fill=tk.X, padx=6, pady=(0, 6))

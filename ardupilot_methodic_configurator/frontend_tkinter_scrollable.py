@@ -1,11 +1,12 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A vertically scrollable container: a canvas window holding an ``interior`` frame.
+"""Scrolling helpers: a vertically scrollable container and a Treeview gridded with scrollbars.
 
-Children go into ``interior``; the canvas follows the interior's requested height for its scroll
-region and stretches the interior to the canvas width, so content wraps instead of scrolling
-sideways.  The mouse wheel is bound only while the pointer is over the frame, so two scrollable
-frames never fight over the wheel.
+``ScrollableFrame`` is a canvas window holding an ``interior`` frame.  Children go into
+``interior``; the canvas follows the interior's requested height for its scroll region and
+stretches the interior to the canvas width, so content wraps instead of scrolling sideways.  The
+mouse wheel is bound only while the pointer is over the frame, so two scrollable frames never
+fight over the wheel.
 """
 
 from __future__ import annotations
@@ -24,6 +25,22 @@ def match_theme_background(canvas: tk.Canvas) -> None:
     if background:
         with contextlib.suppress(tk.TclError):
             canvas.configure(background=background)
+
+
+def grid_with_scrollbars(frame: ttk.Frame, tree: ttk.Treeview) -> tuple[ttk.Scrollbar, ttk.Scrollbar]:
+    """Grid ``tree`` into ``frame`` with a vertical and a horizontal scrollbar; the tree takes the room.
+
+    Returns the (vertical, horizontal) scrollbars.  ``frame`` must hold nothing else.
+    """
+    yscroll = ttk.Scrollbar(frame, orient=tk.VERTICAL, command=tree.yview)
+    xscroll = ttk.Scrollbar(frame, orient=tk.HORIZONTAL, command=tree.xview)
+    tree.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
+    tree.grid(row=0, column=0, sticky=tk.NSEW)
+    yscroll.grid(row=0, column=1, sticky=tk.NS)
+    xscroll.grid(row=1, column=0, sticky=tk.EW)
+    frame.rowconfigure(0, weight=1)
+    frame.columnconfigure(0, weight=1)
+    return yscroll, xscroll
 
 
 class ScrollableFrame(ttk.Frame):

@@ -11,13 +11,14 @@ kept, and drawn when the panel opens again.
 
 from __future__ import annotations
 
-import contextlib
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 from typing import Protocol
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.frontend_tkinter_scrollable import grid_with_scrollbars
+from ardupilot_methodic_configurator.frontend_tkinter_tick_timer import TickTimer
 from ardupilot_methodic_configurator.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
@@ -236,10 +237,7 @@ class BridgePanel(ttk.Frame):
     ) -> None:
         super().__init__(parent)
         self._monitor = monitor
-        self._tick_ms = max(1, int(tick_ms))
-        self._after_id: str | None = None
-        self._active = False
-        self._suspended = False
+        self._timer = TickTimer(self, tick_ms, self._tick)
         self._destroyed = False
         self._expanded = expanded
         self._last_snapshot: BridgeSnapshot | None = None
@@ -271,14 +269,7 @@ class BridgePanel(ttk.Frame):
         for column, heading in _column_headings().items():
             self.tree.heading(column, text=heading, anchor=tk.W)
             self.tree.column(column, width=_COLUMN_WIDTHS[column], stretch=False, anchor=tk.W)
-        yscroll = ttk.Scrollbar(tree_frame, orient=tk.VERTICAL, command=self.tree.yview)
-        xscroll = ttk.Scrollbar(tree_frame, orient=tk.HORIZONTAL, command=self.tree.xview)
-        self.tree.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
-        self.tree.grid(row=0, column=0, sticky=tk.NSEW)
-        yscroll.grid(row=0, column=1, sticky=tk.NS)
-        xscroll.grid(row=1, column=0, sticky=tk.EW)
-        tree_frame.rowconfigure(0, weight=1)
-        tree_frame.columnconfigure(0, weight=1)
+        grid_with_scrollbars(tree_frame, self.tree)
         # Columns are narrow; the selected row is spelled out in full here.
         self.details = ttk.Label(self.body, text="", justify=tk.LEFT, wraplength=900)
         self.details.pack(fill=tk.X, anchor=tk.W, pady=(2, 0))
@@ -315,50 +306,28 @@ class BridgePanel(ttk.Frame):
 
     @property
     def timer_id(self) -> str | None:
-        return self._after_id
+        return self._timer.timer_id
 
     def on_activate(self) -> None:
         """Start polling; a second call keeps the one timer already scheduled."""
-        if self._destroyed:
-            return
-        self._active = True
-        if not self._suspended:
-            self._schedule()
+        self._timer.start()
 
     def on_deactivate(self) -> None:
-        self._active = False
-        self._suspended = False
-        self._cancel()
+        self._timer.stop()
 
     def on_suspend(self) -> None:
-        self._suspended = True
-        self._cancel()
+        self._timer.suspend()
 
     def on_resume(self) -> None:
-        self._suspended = False
-        if self._active:
-            self._schedule()
+        self._timer.resume()
 
     def destroy(self) -> None:
-        self._active = False
-        self._cancel()
+        self._timer.close()
         self._destroyed = True
         super().destroy()
 
-    def _schedule(self) -> None:
-        if self._after_id is None and not self._destroyed:
-            self._after_id = self.after(self._tick_ms, self._tick)
-
-    def _cancel(self) -> None:
-        if self._after_id is not None:
-            after_id, self._after_id = self._after_id, None
-            with contextlib.suppress(tk.TclError):
-                self.after_cancel(after_id)
-
     def _tick(self) -> None:
-        self._after_id = None
-        if self._destroyed or not self._active or self._suspended:
-            return
+        # The timer calls back only while active, not suspended and not destroyed; it re-arms itself.
         try:
             snapshot = self._monitor.poll()
         except Exception as error:  # a monitor fault must never break the UI loop
@@ -368,7 +337,6 @@ class BridgePanel(ttk.Frame):
         else:
             self._set_status(None)
             self._guarded(lambda: self.render(snapshot))
-        self._schedule()
 
     def _guarded(self, action: Callable[[], None]) -> None:
         try:

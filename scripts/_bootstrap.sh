@@ -39,11 +39,20 @@ ensure_system_packages() {
 }
 
 # ensure_venv SPEC: a virtual environment in $VENV with the project installed as SPEC.
+# The install is skipped when pyproject.toml and SPEC are unchanged since the last one, so a
+# second run starts at once (the install is editable: code changes need no reinstall).
 ensure_venv() {
     local spec="$1"
     if [ ! -x "$VENV/bin/python" ]; then
         python3 -m venv "$VENV"
     fi
+    local stamp="$VENV/.amc-install-stamp"
+    local want
+    want="$(cat pyproject.toml; echo "$spec")"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+        return 0
+    fi
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" 2> >(grep -v -e '^ *$' -e 'Editable installation' -e 'precedence during imports' -e '\*\*\*\*' -e '!!' -e 'Please be careful' -e 'WheelFile' -e 'BuildBackendWarning' >&2)
+    printf '%s' "$want" > "$stamp"
 }

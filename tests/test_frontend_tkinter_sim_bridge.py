@@ -5,9 +5,7 @@
 from __future__ import annotations
 
 import socket
-import time
 import tkinter as tk
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -28,8 +26,7 @@ from ardupilot_methodic_configurator.sim_bridge.snapshot import (
     FrameSummary,
     LinkSnapshot,
 )
-
-DEADLINE_S = 10.0
+from tests.support.tk import ScriptedSource, packed, pending_after_ids, pump_until
 
 
 def sitl_link(**overrides: object) -> LinkSnapshot:
@@ -120,44 +117,16 @@ def values(panel: BridgePanel, item_id: str) -> dict[str, str]:
     return {column: str(value) for column, value in zip(COLUMNS, raw, strict=True)}
 
 
-class ScriptedMonitor:
+class ScriptedMonitor(ScriptedSource[BridgeSnapshot]):
     """Test double of the bridge monitor for panel tests: returns scripted snapshots, may fail."""
 
     def __init__(self, *snapshots: BridgeSnapshot) -> None:
-        self._queue = list(snapshots)
-        self.last = BridgeSnapshot()
-        self.polls = 0
-        self.failure: Exception | None = None
-
-    def poll(self) -> BridgeSnapshot:
-        self.polls += 1
-        if self.failure is not None:
-            raise self.failure
-        if self._queue:
-            self.last = self._queue.pop(0)
-        return self.last
-
-
-def pending_after_ids(widget: tk.Misc) -> set[str]:
-    return set(widget.tk.splitlist(widget.tk.call("after", "info")))
-
-
-def pump_until(root: tk.Tk, condition: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        root.update()
-        if condition():
-            return True
-        time.sleep(0.005)
-    return condition()
+        super().__init__(BridgeSnapshot(), *snapshots)
 
 
 @pytest.fixture
-def root() -> Iterator[tk.Tk]:
-    window = tk.Tk()
-    window.geometry("1200x400")
-    yield window
-    window.destroy()
+def tk_geometry() -> str:
+    return "1200x400"
 
 
 @pytest.fixture
@@ -167,9 +136,7 @@ def monitor() -> ScriptedMonitor:
 
 @pytest.fixture
 def panel(root: tk.Tk, monitor: ScriptedMonitor) -> BridgePanel:
-    widget = BridgePanel(root, monitor, tick_ms=10)
-    widget.pack(fill=tk.BOTH, expand=True)
-    return widget
+    return packed(BridgePanel(root, monitor, tick_ms=10))
 
 
 # --------------------------------------------------------------------------- rows and their content
@@ -411,11 +378,7 @@ def test_deactivation_and_destruction_leave_no_pending_callback(
     panel.on_deactivate()
     assert panel.timer_id is None
     assert timer not in pending_after_ids(root)
-    polls = monitor.polls
-    for _ in range(5):
-        root.update()
-        time.sleep(0.02)
-    assert monitor.polls == polls
+    assert monitor.polls_while_pumping(root) == 0
 
     panel.on_activate()
     timer = panel.timer_id
@@ -437,15 +400,11 @@ def test_suspend_and_resume_pause_polling_without_losing_rows(
     assert pump_until(root, lambda: panel.tree.exists(link_item_id("sitl")))
 
     panel.on_suspend()
-    polls = monitor.polls
-    for _ in range(5):
-        root.update()
-        time.sleep(0.02)
-    assert monitor.polls == polls
+    assert monitor.polls_while_pumping(root) == 0
     assert panel.tree.exists(link_item_id("sitl"))
 
     panel.on_resume()
-    assert pump_until(root, lambda: monitor.polls > polls)
+    assert monitor.pump_until_polled(root)
 
 
 def test_a_monitor_failure_is_shown_and_polling_continues(
@@ -459,8 +418,7 @@ def test_a_monitor_failure_is_shown_and_polling_continues(
     monitor.failure = OSError("capture ring closed")
     panel.on_activate()
     assert pump_until(root, lambda: "capture ring closed" in panel.status.cget("text"))
-    polls = monitor.polls
-    assert pump_until(root, lambda: monitor.polls > polls + 1)
+    assert monitor.pump_until_polled(root, times=2)
 
     monitor.failure = None
     assert pump_until(root, lambda: panel.status.cget("text") == "")

@@ -10,7 +10,7 @@ is simulated by a real Toplevel that is opened and destroyed.
 from __future__ import annotations
 
 import tkinter as tk
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from tkinter import ttk
 
@@ -96,11 +96,8 @@ def failing_model(context: PluginModelContext) -> object:
 
 
 @pytest.fixture
-def root() -> Iterator[tk.Tk]:
-    window = tk.Tk()
-    window.geometry("800x500")
-    yield window
-    window.destroy()
+def tk_geometry() -> str:
+    return "800x500"
 
 
 @pytest.fixture

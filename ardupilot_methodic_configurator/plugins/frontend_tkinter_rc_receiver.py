@@ -11,7 +11,6 @@ view depends on ``RCReceiverModelLike`` (a Protocol) rather than on the concrete
 
 from __future__ import annotations
 
-import contextlib
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
@@ -22,6 +21,7 @@ from ardupilot_methodic_configurator.frontend_tkinter_scrollable import (
     ScrollableFrame,
     match_theme_background,
 )
+from ardupilot_methodic_configurator.frontend_tkinter_tick_timer import TickTimer
 from ardupilot_methodic_configurator.plugins.rc_receiver_state import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
@@ -205,10 +205,7 @@ class RCReceiverView(ttk.Frame):
     ) -> None:
         super().__init__(parent)
         self._model = model
-        self._tick_ms = max(1, int(tick_ms))
-        self._after_id: str | None = None
-        self._active = False
-        self._suspended = False
+        self._timer = TickTimer(self, tick_ms, self._tick)
         self._destroyed = False
         self._model_error: str | None = None
         self._last_state: RCReceiverState | None = None
@@ -261,72 +258,53 @@ class RCReceiverView(ttk.Frame):
 
     @property
     def active(self) -> bool:
-        return self._active
+        return self._timer.active
 
     @property
     def suspended(self) -> bool:
-        return self._suspended
+        return self._timer.suspended
 
     @property
     def timer_id(self) -> str | None:
         """The pending ``after()`` id, or ``None`` when no tick is scheduled."""
-        return self._after_id
+        return self._timer.timer_id
 
     def on_activate(self) -> None:
         """Start the model and the polling timer; calling it again changes nothing."""
         if self._destroyed:
             return
-        if not self._active:
-            self._active = True
+        if not self._timer.active:
             self._guard(self._model.activate)
             self._guard(lambda: self.render(self._model.state))
-        if not self._suspended:
-            self._schedule()
+        self._timer.start()
 
     def on_deactivate(self) -> None:
         """Stop polling and hand the receiver streams back to the model's owner."""
-        self._cancel()
-        self._suspended = False
-        if self._active:
-            self._active = False
+        was_active = self._timer.active
+        self._timer.stop()
+        if was_active:
             self._guard(self._model.deactivate)
 
     def on_suspend(self) -> None:
         """Pause polling (e.g. while a modal window is open); nothing is reset."""
-        self._suspended = True
-        self._cancel()
+        self._timer.suspend()
 
     def on_resume(self) -> None:
         """Resume polling after ``on_suspend()`` with the history the model kept."""
-        self._suspended = False
-        if self._active and not self._destroyed:
-            self._schedule()
+        self._timer.resume()
 
     def destroy(self) -> None:
-        self._cancel()
-        if self._active:
-            self._active = False
+        was_active = self._timer.active
+        self._timer.close()
+        if was_active:
             self._guard(self._model.deactivate)
         self._destroyed = True
         super().destroy()
 
-    def _schedule(self) -> None:
-        if self._after_id is None and not self._destroyed:
-            self._after_id = self.after(self._tick_ms, self._tick)
-
-    def _cancel(self) -> None:
-        if self._after_id is not None:
-            after_id, self._after_id = self._after_id, None
-            with contextlib.suppress(tk.TclError):
-                self.after_cancel(after_id)
-
     def _tick(self) -> None:
-        self._after_id = None
-        if self._destroyed or not self._active or self._suspended:
-            return
+        # The timer calls back only while active, not suspended and not destroyed; it re-arms itself.
         if self._guard(self._poll_and_render):
             self._set_model_error(None)
-        self._schedule()
 
     def _poll_and_render(self) -> None:
         self.render(self._model.poll())

@@ -9,7 +9,6 @@ connection and against a scripted vehicle speaking real MAVLink over loopback UD
 
 from __future__ import annotations
 
-import time
 import tkinter as tk
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -44,31 +43,18 @@ from ardupilot_methodic_configurator.plugins.rc_receiver_state import (
     RCReceiverState,
 )
 from tests.support.scripted_fc import ScriptedFlightController
+from tests.support.tk import ScriptedSource, packed, pending_after_ids, pump_until
 
 DEADLINE_S = 10.0
 
 
-class ScriptedModel:
+class ScriptedModel(ScriptedSource[RCReceiverState]):
     """Test double of the receiver model for view tests: returns scripted snapshots, records calls."""
 
     def __init__(self, *states: RCReceiverState) -> None:
-        self._queue = list(states)
-        self.state = self._queue.pop(0) if self._queue else RCReceiverState()
+        super().__init__(*(states or (RCReceiverState(),)))
         self.calls: list[str] = []
-        self.polls = 0
-        self.failure: Exception | None = None
         self.activate_failure: Exception | None = None
-
-    def queue(self, *states: RCReceiverState) -> None:
-        self._queue.extend(states)
-
-    def poll(self) -> RCReceiverState:
-        self.polls += 1
-        if self.failure is not None:
-            raise self.failure
-        if self._queue:
-            self.state = self._queue.pop(0)
-        return self.state
 
     def activate(self) -> None:
         self.calls.append("activate")
@@ -108,26 +94,9 @@ def live_state(**overrides: object) -> RCReceiverState:
     return replace(base, **overrides)  # type: ignore[arg-type]
 
 
-def pending_after_ids(widget: tk.Misc) -> set[str]:
-    return set(widget.tk.splitlist(widget.tk.call("after", "info")))
-
-
-def pump_until(root: tk.Tk, condition: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        root.update()
-        if condition():
-            return True
-        time.sleep(0.005)
-    return condition()
-
-
 @pytest.fixture
-def root() -> Iterator[tk.Tk]:
-    window = tk.Tk()
-    window.geometry("700x500")
-    yield window
-    window.destroy()
+def tk_geometry() -> str:
+    return "700x500"
 
 
 @pytest.fixture
@@ -137,9 +106,7 @@ def model() -> ScriptedModel:
 
 @pytest.fixture
 def view(root: tk.Tk, model: ScriptedModel) -> RCReceiverView:
-    widget = RCReceiverView(root, model, tick_ms=10)
-    widget.pack(fill=tk.BOTH, expand=True)
-    return widget
+    return packed(RCReceiverView(root, model, tick_ms=10))
 
 
 # --------------------------------------------------------------------------- channels and RSSI
@@ -589,15 +556,11 @@ def test_deactivation_cancels_the_timer_and_releases_the_model(
     timer = view.timer_id
 
     view.on_deactivate()
-    polls = model.polls
-    for _ in range(5):
-        root.update()
-        time.sleep(0.02)
 
+    assert model.polls_while_pumping(root) == 0
     assert view.timer_id is None
     assert timer not in pending_after_ids(view)
     assert model.calls == ["activate", "deactivate"]
-    assert model.polls == polls
 
 
 def test_destroying_an_active_view_cancels_the_timer_and_deactivates_the_model(
@@ -648,15 +611,11 @@ def test_suspend_pauses_polling_and_resume_continues_with_the_same_history(
     assert pump_until(root, lambda: view.failsafe_observed_lamp.text == "yes, at 5.0 s")
 
     view.on_suspend()
-    polls = model.polls
-    for _ in range(5):
-        root.update()
-        time.sleep(0.02)
-    assert model.polls == polls
+    assert model.polls_while_pumping(root) == 0
     assert view.timer_id is None
 
     view.on_resume()
-    assert pump_until(root, lambda: model.polls > polls)
+    assert model.pump_until_polled(root)
     assert view.failsafe_observed_lamp.text == "yes, at 5.0 s"
     assert model.calls == ["activate"]
 
@@ -673,8 +632,7 @@ def test_a_model_failure_during_a_tick_is_shown_and_polling_continues(
     model.failure = RuntimeError("USB cable unplugged")
     view.on_activate()
     assert pump_until(root, lambda: "USB cable unplugged" in view.notice.cget("text"))
-    polls = model.polls
-    assert pump_until(root, lambda: model.polls > polls + 1)
+    assert model.pump_until_polled(root, times=2)
 
     model.failure = None
     assert pump_until(root, lambda: "USB cable unplugged" not in view.notice.cget("text"))

@@ -10,7 +10,6 @@ state built by the project's codec) supplies or withholds RC input.
 from __future__ import annotations
 
 import itertools
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,8 +32,9 @@ from ardupilot_methodic_configurator.sim_bridge.demo_vehicle import (
     SimulatedVehicle,
     StreamTable,
 )
+from tests.support.fixtures import close_after
+from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
-DEADLINE_S = 10.0
 RC_CHANNELS = mavlink2.MAVLINK_MSG_ID_RC_CHANNELS
 SYS_STATUS = mavlink2.MAVLINK_MSG_ID_SYS_STATUS
 SET_INTERVAL = mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
@@ -46,17 +46,14 @@ class Gcs:
 
     def __init__(self, vehicle_address: tuple[str, int]) -> None:
         self.vehicle_address = vehicle_address
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.05)
+        self.sock = udp_socket()
         self.mav = mavlink2.MAVLink(None, srcSystem=255, srcComponent=190)
         self.mav.robust_parsing = True
         self.raw: list[bytes] = []
 
     @property
     def address(self) -> tuple[str, int]:
-        host, port = self.sock.getsockname()[:2]
-        return str(host), int(port)
+        return address_of(self.sock)
 
     def send(self, message: Any) -> None:
         self.sock.sendto(message.pack(self.mav), self.vehicle_address)
@@ -103,9 +100,7 @@ class ScriptedBackend:
     """A physics back end whose RC output a test controls: ``rc`` tuple, ``None`` (no rc), or silence."""
 
     def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.05)
+        self.sock = udp_socket()
         self.lock = threading.Lock()
         self.rc: tuple[float | None, ...] | None = None
         self.replying = True
@@ -118,8 +113,7 @@ class ScriptedBackend:
 
     @property
     def address(self) -> tuple[str, int]:
-        host, port = self.sock.getsockname()[:2]
-        return str(host), int(port)
+        return address_of(self.sock)
 
     def set(self, *, rc: tuple[float | None, ...] | None = None, replying: bool = True) -> None:
         with self.lock:
@@ -207,10 +201,8 @@ def _channels(message: Any) -> tuple[int, ...]:
 
 
 @pytest.fixture
-def backend() -> Iterator[ScriptedBackend]:
-    scripted = ScriptedBackend()
-    yield scripted
-    scripted.close()
+def backend(request: pytest.FixtureRequest) -> ScriptedBackend:
+    return close_after(request, ScriptedBackend())
 
 
 @pytest.fixture
@@ -220,10 +212,8 @@ def vehicle(backend: ScriptedBackend) -> Iterator[SimulatedVehicle]:
 
 
 @pytest.fixture
-def gcs(vehicle: SimulatedVehicle) -> Iterator[Gcs]:
-    station = Gcs(vehicle.address)
-    yield station
-    station.close()
+def gcs(vehicle: SimulatedVehicle, request: pytest.FixtureRequest) -> Gcs:
+    return close_after(request, Gcs(vehicle.address))
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import dataclasses
 import socket
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -23,9 +23,7 @@ from ardupilot_methodic_configurator.sim_bridge import ardupilot_json
 from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor, RateWindow
 from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
 from ardupilot_methodic_configurator.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
-
-DEADLINE_S = 10.0
-LOOPBACK = "127.0.0.1"
+from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive
 
 
 class FakeClock:
@@ -58,29 +56,6 @@ JSON_STATE = (
 )
 
 
-def udp_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.bind((LOOPBACK, 0))
-    sock.settimeout(0.05)
-    return sock
-
-
-def address_of(sock: socket.socket) -> tuple[str, int]:
-    host, port = sock.getsockname()[:2]
-    return str(host), int(port)
-
-
-def receive(sock: socket.socket) -> tuple[bytes, tuple[str, int]]:
-    end = time.monotonic() + DEADLINE_S
-    while time.monotonic() < end:
-        try:
-            data, source = sock.recvfrom(70000)
-        except TimeoutError:
-            continue
-        return data, (str(source[0]), int(source[1]))
-    pytest.fail("no datagram arrived")
-
-
 def poll_until(
     monitor: BridgeMonitor, condition: Callable[[BridgeSnapshot], bool], what: str
 ) -> BridgeSnapshot:
@@ -97,35 +72,6 @@ def poll_until(
 def link_packets(snapshot: BridgeSnapshot, index: int = 0) -> tuple[int, int]:
     link = snapshot.links[index]
     return link.from_peer.packets, link.from_target.packets
-
-
-@pytest.fixture
-def sockets() -> Iterator[Callable[[], socket.socket]]:
-    made: list[socket.socket] = []
-
-    def make() -> socket.socket:
-        sock = udp_socket()
-        made.append(sock)
-        return sock
-
-    yield make
-    for sock in made:
-        sock.close()
-
-
-@pytest.fixture
-def relays() -> Iterator[Callable[..., UdpRelay]]:
-    made: list[UdpRelay] = []
-
-    def make(config: RelayConfig, clock: Callable[[], float] = time.monotonic) -> UdpRelay:
-        relay = UdpRelay(config, clock=clock)
-        relay.start()
-        made.append(relay)
-        return relay
-
-    yield make
-    for relay in made:
-        relay.stop()
 
 
 def send_all(sender: socket.socket, relay: UdpRelay, datagrams: list[bytes]) -> None:

@@ -8,7 +8,6 @@ decodes the JSON replies with the project's codec.
 
 from __future__ import annotations
 
-import socket
 import threading
 from collections.abc import Iterator
 
@@ -35,8 +34,9 @@ from ardupilot_methodic_configurator.sim_bridge.physics_backend import (
     format_counters,
     main,
 )
+from tests.support.fixtures import close_after
+from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
-DEADLINE_S = 10.0
 PWM = (1000, 1000, 1000, 1000) + (0,) * 12
 
 
@@ -45,14 +45,11 @@ class FakeSitl:
 
     def __init__(self, backend_address: tuple[str, int]) -> None:
         self.backend_address = backend_address
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(DEADLINE_S)
+        self.sock = udp_socket(timeout=DEADLINE_S)
 
     @property
     def address(self) -> tuple[str, int]:
-        host, port = self.sock.getsockname()[:2]
-        return str(host), int(port)
+        return address_of(self.sock)
 
     def send_raw(self, data: bytes) -> None:
         self.sock.sendto(data, self.backend_address)
@@ -80,10 +77,8 @@ def backend() -> Iterator[PhysicsBackend]:
 
 
 @pytest.fixture
-def sitl(backend: PhysicsBackend) -> Iterator[FakeSitl]:
-    fake = FakeSitl(backend.address)
-    yield fake
-    fake.close()
+def sitl(backend: PhysicsBackend, request: pytest.FixtureRequest) -> FakeSitl:
+    return close_after(request, FakeSitl(backend.address))
 
 
 # ------------------------------------------------------------------ transport and state

@@ -13,7 +13,6 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given
@@ -27,9 +26,17 @@ from ardupilot_methodic_configurator.sim_bridge.relay import (
     format_address,
 )
 from ardupilot_methodic_configurator.sim_bridge.snapshot import Direction
+from tests.support.udp import (
+    DEADLINE_S,
+    LOOPBACK,
+    MAX_DATAGRAM,
+    POLL_TIMEOUT_S,
+    address_of,
+    receive,
+    udp_socket,
+    wait_for,
+)
 
-DEADLINE_S = 10.0
-LOOPBACK = "127.0.0.1"
 # ICMP "port unreachable" reaches unconnected UDP sockets on Linux (with IP_RECVERR) and Windows.
 ICMP_REPORTED = sys.platform.startswith("linux") or sys.platform == "win32"
 
@@ -39,46 +46,15 @@ def servo_packet(frame_count: int, pwm: int = 1500) -> bytes:
     return struct.pack("<HHI16H", 18458, 400, frame_count, *([pwm] * 16))
 
 
-def wait_for(condition: Callable[[], bool], what: str, deadline_s: float = DEADLINE_S) -> None:
-    end = time.monotonic() + deadline_s
-    while not condition():
-        if time.monotonic() > end:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.005)
-
-
-def udp_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.bind((LOOPBACK, 0))
-    sock.settimeout(0.05)
-    return sock
-
-
-def address_of(sock: socket.socket) -> tuple[str, int]:
-    host, port = sock.getsockname()[:2]
-    return str(host), int(port)
-
-
-def receive(sock: socket.socket, deadline_s: float = DEADLINE_S) -> tuple[bytes, tuple[str, int]]:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        try:
-            data, source = sock.recvfrom(70000)
-        except TimeoutError:
-            continue
-        return data, (str(source[0]), int(source[1]))
-    pytest.fail("no datagram arrived")
-
-
 def nothing_arrives(sock: socket.socket, settle_s: float = 0.2) -> bool:
     """True when no datagram shows up within a short settle time (used only after a barrier)."""
     sock.settimeout(settle_s)
     try:
-        sock.recvfrom(70000)
+        sock.recvfrom(MAX_DATAGRAM)
     except TimeoutError:
         return True
     finally:
-        sock.settimeout(0.05)
+        sock.settimeout(POLL_TIMEOUT_S)
     return False
 
 
@@ -86,35 +62,6 @@ def outbound_on_loopback(relay: UdpRelay) -> tuple[str, int]:
     outbound = relay.outbound_address
     assert outbound is not None
     return LOOPBACK, outbound[1]
-
-
-@pytest.fixture
-def sockets() -> Iterator[Callable[[], socket.socket]]:
-    made: list[socket.socket] = []
-
-    def make() -> socket.socket:
-        sock = udp_socket()
-        made.append(sock)
-        return sock
-
-    yield make
-    for sock in made:
-        sock.close()
-
-
-@pytest.fixture
-def relays() -> Iterator[Callable[..., UdpRelay]]:
-    made: list[UdpRelay] = []
-
-    def make(config: RelayConfig, clock: Callable[[], float] = time.monotonic) -> UdpRelay:
-        relay = UdpRelay(config, clock=clock)
-        relay.start()
-        made.append(relay)
-        return relay
-
-    yield make
-    for relay in made:
-        relay.stop()
 
 
 # --------------------------------------------------------------------------- forwarding

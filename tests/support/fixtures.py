@@ -1,23 +1,43 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""pytest fixtures for a scripted loopback vehicle and a FlightController connected to it.
+"""pytest fixtures shared across the suite: a scripted loopback vehicle and a FlightController
+connected to it, a Tk root window, and loopback UDP sockets and relays that are closed afterwards.
 
 Register them suite-wide with ``pytest_plugins = ["tests.support.fixtures"]`` in the root
-tests/conftest.py, or import them explicitly into a test module.
+tests/conftest.py, or import them explicitly into a test module.  A module that wants another
+root window size overrides ``tk_geometry``.
 """
 
 from __future__ import annotations
 
+import socket
 import time
+import tkinter as tk
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
 from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
+from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
 from tests.support.scripted_fc import ScriptedFlightController
+from tests.support.tk import tk_root
+from tests.support.udp import udp_socket
 
 CONNECT_TIMEOUT_S = 10.0  # generous: shared CI machines are slow, a healthy connect takes milliseconds
+
+
+class SupportsClose(Protocol):
+    def close(self) -> object: ...
+
+
+ClosableT = TypeVar("ClosableT", bound=SupportsClose)
+
+
+def close_after(request: pytest.FixtureRequest, thing: ClosableT) -> ClosableT:
+    """``thing``, closed when the fixture that asked for ``request`` is torn down."""
+    request.addfinalizer(thing.close)
+    return thing
 
 
 @pytest.fixture
@@ -37,6 +57,40 @@ def connected_fc(scripted_fc: ScriptedFlightController) -> Iterator[FlightContro
     assert error == "", error
     yield flight_controller
     flight_controller.disconnect()
+
+
+@pytest.fixture
+def tk_geometry() -> str | None:
+    """The size of the ``root`` window; ``None`` leaves it to Tk.  Override it per module."""
+    return None
+
+
+@pytest.fixture
+def root(tk_geometry: str | None) -> Iterator[tk.Tk]:
+    """A Tk root window of ``tk_geometry`` size, destroyed after the test."""
+    yield from tk_root(tk_geometry)
+
+
+@pytest.fixture
+def sockets(request: pytest.FixtureRequest) -> Callable[[], socket.socket]:
+    """A maker of ephemeral loopback UDP sockets; each one is closed after the test."""
+    return lambda: close_after(request, udp_socket())
+
+
+@pytest.fixture
+def relays() -> Iterator[Callable[..., UdpRelay]]:
+    """A maker of started ``UdpRelay``s (config, optional clock); each one is stopped after the test."""
+    made: list[UdpRelay] = []
+
+    def make(config: RelayConfig, clock: Callable[[], float] = time.monotonic) -> UdpRelay:
+        relay = UdpRelay(config, clock=clock)
+        relay.start()
+        made.append(relay)
+        return relay
+
+    yield make
+    for relay in made:
+        relay.stop()
 
 
 def read_messages(
