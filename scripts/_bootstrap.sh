@@ -21,7 +21,8 @@ _apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# ensure_system_packages [xvfb]: python3 with venv and Tk, and Xvfb when asked for.
+# ensure_system_packages [xvfb] [build]: python3 with venv and Tk, plus Xvfb and the build tools
+# when asked for.
 ensure_system_packages() {
     local wanted=()
     command -v python3 >/dev/null 2>&1 || wanted+=(python3)
@@ -30,6 +31,8 @@ ensure_system_packages() {
     for extra in "$@"; do
         case "$extra" in
             xvfb) command -v Xvfb >/dev/null 2>&1 || wanted+=(xvfb xauth) ;;
+            # PyInstaller reads binaries' dependencies with objdump (binutils).
+            build) command -v objdump >/dev/null 2>&1 || wanted+=(binutils) ;;
         esac
     done
     if [ "${#wanted[@]}" -gt 0 ]; then

@@ -10,7 +10,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # shellcheck source=scripts/_bootstrap.sh
 source scripts/_bootstrap.sh
-ensure_system_packages xvfb
+ensure_system_packages xvfb build
 ensure_venv ".[dev,build]"
 
 step() { printf '\n==> %s\n' "$*"; }

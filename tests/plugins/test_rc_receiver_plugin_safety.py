@@ -1,0 +1,103 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The whole plugin, as the methodic configurator would run it, only reads telemetry.
+
+The plugin is created through the real factory and host for the real receiver step, talks to a
+scripted vehicle over loopback UDP, and is driven through a full test: live telemetry, failsafe,
+recovery, "Start a new test", a file browser pause, a step change.  Every byte the vehicle
+received is then decoded: nothing but SET_MESSAGE_INTERVAL for the two receiver streams (and
+the GCS heartbeat of connect) may be there - no parameter write, no arming, no calibration.
+"""
+
+from __future__ import annotations
+
+import tkinter as tk
+
+import pytest
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+
+from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
+from ardupilot_methodic_configurator.configuration_steps import load_configuration_steps
+from ardupilot_methodic_configurator.plugin_host import PluginHost
+from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import (
+    RCReceiverView,
+    register_rc_receiver_plugin,
+)
+from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+from ardupilot_methodic_configurator.plugins.plugin_factory import plugin_factory
+from tests.support.scripted_fc import ScriptedFlightController
+from tests.support.tk import pump_until
+
+RECEIVER_STEP = "06_remote_controller_receiver.param"
+ALLOWED_INTERVAL_TARGETS = {65, 1}
+
+
+@pytest.fixture
+def registered_plugin() -> None:
+    if not plugin_factory.is_registered(PLUGIN_RC_RECEIVER):
+        register_rc_receiver_plugin()
+
+
+def send_receiver_telemetry(vehicle: ScriptedFlightController, *, healthy: bool) -> None:
+    vehicle.send_rc_channels([1500, 1400, 1000, 1600, 1900], chancount=8, rssi=180)
+    vehicle.send_sys_status(present=True, enabled=True, healthy=healthy)
+
+
+def lamp_text(view: RCReceiverView, name: str) -> str:
+    return str(getattr(view, name).text)
+
+
+@pytest.mark.usefixtures("registered_plugin")
+def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests(
+    root: tk.Tk, scripted_fc: ScriptedFlightController, connected_fc: FlightController
+) -> None:
+    """
+    GIVEN the rc_receiver plugin shown by the host on the ArduCopter receiver step, connected to
+          a scripted vehicle
+    WHEN telemetry flows, RC failsafe comes and goes, the user starts a new test, a file browser
+         pauses the plugin and the user moves to another step
+    THEN the view showed each state, and the vehicle received only GCS heartbeats and
+         COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS and SYS_STATUS (5 Hz, then 0)
+    """
+    steps = load_configuration_steps("ArduCopter")
+    host = PluginHost(root, connected_fc)
+    layout = host.show_step(steps.step(RECEIVER_STEP))
+    assert layout is not None
+    assert layout.placement == "left"
+    view = host.active_view
+    assert isinstance(view, RCReceiverView)
+
+    assert pump_until(root, lambda: len(scripted_fc.commands_received()) >= 2)
+    send_receiver_telemetry(scripted_fc, healthy=True)
+    assert pump_until(root, lambda: lamp_text(view, "failsafe_lamp") == "not active")
+    send_receiver_telemetry(scripted_fc, healthy=False)
+    assert pump_until(root, lambda: lamp_text(view, "failsafe_lamp") == "active")
+    send_receiver_telemetry(scripted_fc, healthy=True)
+    assert pump_until(root, lambda: lamp_text(view, "recovery_lamp").startswith("yes"))
+    assert lamp_text(view, "failsafe_observed_lamp").startswith("yes")
+
+    view.reset_button.invoke()
+    assert pump_until(root, lambda: lamp_text(view, "failsafe_observed_lamp") == "not yet")
+    with host.file_browser_pause():
+        root.update()
+    send_receiver_telemetry(scripted_fc, healthy=True)
+    assert pump_until(root, lambda: lamp_text(view, "present_lamp") == "yes")
+
+    host.show_step(steps.step("07_remote_controller_modes.param"))
+    assert host.active_view is None
+    assert scripted_fc.wait_for(lambda: len(scripted_fc.commands_received()) >= 4)
+    host.close()
+
+    messages = scripted_fc.received_messages()
+    assert sum(len(message.get_msgbuf()) for message in messages) == len(scripted_fc.received_bytes())
+    kinds = {message.get_type() for message in messages}
+    assert kinds <= {"HEARTBEAT", "COMMAND_LONG"}
+    intervals = []
+    for message in messages:
+        if message.get_type() == "HEARTBEAT":
+            assert message.type == mavlink2.MAV_TYPE_GCS
+            continue
+        assert message.command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
+        assert int(message.param1) in ALLOWED_INTERVAL_TARGETS
+        intervals.append((int(message.param1), int(message.param2)))
+    assert intervals == [(65, 200_000), (1, 200_000), (65, 0), (1, 0)]
