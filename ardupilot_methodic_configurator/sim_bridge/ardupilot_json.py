@@ -3,13 +3,14 @@
 """Sans-IO codec for ArduPilot SITL's JSON physics interface: binary servo packets and JSON states.
 
 Strategy: servo packets are fixed little-endian structs, dispatched by a table keyed by length
-and checked against the magic that length implies.  JSON states are framed the way SITL frames
-them (text between newlines, last complete message wins), parsed with a real JSON parser and
-validated key by key from a table of (section, key, kind).  Because SITL itself reads the text
-with ``strstr``, the decoder then replays SITL's reader (``_sitl_json_reader``) and turns every
-place where SITL would read something other than what the JSON says into a readable warning.
-The encoder writes compact JSON in a key order chosen so that no key is a substring of an
-earlier one.
+and checked against the magic that length implies; the frame is a ``NamedTuple`` made with
+``tuple.__new__`` from two precompiled unpacks (header, PWM values).  JSON states are framed the
+way SITL frames them (text between newlines, last complete message wins), parsed with a real JSON
+parser and validated key by key from a table of (section, key, kind).  Because SITL itself reads
+the text with ``strstr``, the decoder then replays SITL's reader (``_sitl_json_reader``) and turns
+every place where SITL would read something other than what the JSON says into a readable
+warning.  The encoder writes compact JSON in a key order chosen so that no key is a substring of
+an earlier one.  ``FdmState`` stays a frozen dataclass: parsing JSON dominates its decode cost.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
 
 from ardupilot_methodic_configurator import _
 from ardupilot_methodic_configurator.sim_bridge._sitl_json_reader import (
@@ -45,8 +47,25 @@ SERVO_16_LENGTH = 40
 SERVO_32_LENGTH = 72
 
 
-@dataclass(frozen=True)
-class ServoPacket:
+_C = TypeVar("_C", bound=type)
+
+
+def _equal_within_class(cls: _C) -> _C:
+    """Make a ``NamedTuple`` frame equal only to frames of its own class, as dataclasses are."""
+
+    def eq(frame: tuple[Any, ...], other: object) -> bool:
+        return type(other) is type(frame) and tuple.__eq__(frame, other)
+
+    def ne(frame: tuple[Any, ...], other: object) -> bool:
+        return not eq(frame, other)
+
+    for name, method in (("__eq__", eq), ("__ne__", ne)):
+        setattr(cls, name, method)  # mypy rejects these assignments in a NamedTuple body
+    return cls
+
+
+@_equal_within_class
+class ServoPacket(NamedTuple):
     """SITL to physics: ``pwm`` holds 16 (magic 18458) or 32 (magic 29569) values in µs."""
 
     magic: int
@@ -57,37 +76,33 @@ class ServoPacket:
 
 _SERVO_16 = struct.Struct("<HHI16H")
 _SERVO_32 = struct.Struct("<HHI32H")
-# length -> (bound unpack of the layout, the magic that length requires)
-_SERVO_BY_LENGTH: dict[int, tuple[Callable[[bytes], tuple[int, ...]], int]] = {
-    SERVO_16_LENGTH: (_SERVO_16.unpack, MAGIC_16),
-    SERVO_32_LENGTH: (_SERVO_32.unpack, MAGIC_32),
+# length -> (unpack of the header alone, unpack of the PWM values alone, the magic that length
+# requires).  Two unpacks give ``pwm`` as its own tuple: cutting it out of one flat unpack
+# would copy it (a fresh allocation for 32 values), which costs more than the second call.
+_Unpack = Callable[[bytes], tuple[int, ...]]
+_SERVO_BY_LENGTH: dict[int, tuple[_Unpack, _Unpack, int]] = {
+    SERVO_16_LENGTH: (struct.Struct("<HHI32x").unpack, struct.Struct("<8x16H").unpack, MAGIC_16),
+    SERVO_32_LENGTH: (struct.Struct("<HHI64x").unpack, struct.Struct("<8x32H").unpack, MAGIC_32),
 }
-_SERVO_LENGTH_BY_MAGIC = {magic: length for length, (_unpack, magic) in _SERVO_BY_LENGTH.items()}
+_SERVO_LENGTH_BY_MAGIC = {magic: length for length, (*_unpacks, magic) in _SERVO_BY_LENGTH.items()}
 _SERVO_BY_CHANNELS: dict[int, tuple[struct.Struct, int]] = {
     16: (_SERVO_16, MAGIC_16),
     32: (_SERVO_32, MAGIC_32),
 }
 
-# Frozen dataclasses pay one object.__setattr__ per field in __init__; the servo decoder fills the
-# instance dict directly because struct has already produced well-typed values.
-_new = object.__new__
+_new = tuple.__new__
 
 
 def decode_servo_packet(data: bytes) -> ServoPacket:
     """Decode a 40- or 72-byte servo packet; raise ``CodecError`` on any size or magic mismatch."""
-    entry = _SERVO_BY_LENGTH.get(len(data))
-    if entry is not None:
-        unpack, magic = entry
-        values = unpack(data)
-        if values[0] == magic:
-            packet = _new(ServoPacket)
-            fields = packet.__dict__
-            fields["magic"] = values[0]
-            fields["frame_rate"] = values[1]
-            fields["frame_count"] = values[2]
-            fields["pwm"] = values[3:]
-            return packet
-    raise _servo_error(data)
+    try:
+        header, pwm, expected = _SERVO_BY_LENGTH[len(data)]
+    except KeyError:
+        raise _servo_error(data) from None
+    magic, frame_rate, frame_count = header(data)
+    if magic != expected:
+        raise _servo_error(data)
+    return _new(ServoPacket, (magic, frame_rate, frame_count, pwm(data)))
 
 
 def _servo_error(data: bytes) -> CodecError:
@@ -119,7 +134,7 @@ def _servo_error(data: bytes) -> CodecError:
     if other is not None:
         return CodecError(
             _("{sentence} ({length} bytes is the size that goes with magic {other})").format(
-                sentence=sentence, length=length, other=other[1]
+                sentence=sentence, length=length, other=other[2]
             ),
             protocol=PROTOCOL,
             reason="length",

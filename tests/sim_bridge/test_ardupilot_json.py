@@ -105,6 +105,21 @@ class TestServoPackets:
             ardupilot_json.encode_servo_packet(packet.frame_rate, packet.frame_count, packet.pwm) == servo32()
         )
 
+    def test_a_decoded_servo_packet_is_an_immutable_hashable_value(self) -> None:
+        """
+        GIVEN the same servo packet decoded twice
+        WHEN the frames are compared, hashed and assigned to
+        THEN they are equal with one hash, equal to no plain tuple, and refuse any change.
+        """
+        first = ardupilot_json.decode_servo_packet(servo16())
+        second = ardupilot_json.decode_servo_packet(servo16())
+        assert first == second
+        assert len({first, second}) == 1
+        assert first != tuple(first)
+        with pytest.raises(AttributeError):
+            first.frame_count = 78  # type: ignore[misc]
+        assert repr(first).startswith("ServoPacket(magic=18458, frame_rate=1200, frame_count=77, pwm=(")
+
     @pytest.mark.parametrize(
         ("data", "reason", "message"),
         [

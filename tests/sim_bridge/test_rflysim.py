@@ -8,6 +8,8 @@ with the codec itself, so codec and layout are checked against each other.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import struct
 
 import pytest
@@ -235,14 +237,44 @@ class TestMalformedPackets:
             "(the payload bytes used, not the 200-byte datagram)"
         )
 
-    def test_encoding_a_sil_packet_with_the_wrong_number_of_floats_is_refused(self) -> None:
+    def test_a_sil_packet_with_the_wrong_number_of_floats_is_refused(self) -> None:
         """
-        GIVEN a SilIntFloat with 16 floats (the count an old docstring claims)
+        GIVEN 16 floats (the count an old docstring claims) for a SilIntFloat
+        WHEN the frame is made (a frame is its wire values, so it cannot hold the wrong count)
+        THEN a CodecError with reason "value" says 20 are needed.
+        """
+        with pytest.raises(CodecError, match="floats has 16 items, expected 20") as caught:
+            SilIntFloat(1, INTS, FLOATS[:16])
+        assert caught.value.reason == "value"
+
+    @pytest.mark.parametrize(("field", "size"), [("vel_e", 2), ("motor_rpms", 9), ("pos_gps", 0)])
+    def test_a_true_state_with_a_vector_of_the_wrong_length_is_refused(self, field: str, size: int) -> None:
+        """
+        GIVEN a true state whose vector field has the wrong number of values
+        WHEN the frame is made
+        THEN a CodecError names the field and both counts.
+        """
+        frame = rflysim.decode(true_state_bytes())
+        assert isinstance(frame, TrueState)
+        fields = {name: getattr(frame, name) for name in TrueState._fields}
+        fields[field] = (1.0,) * size
+        expected = len(getattr(frame, field))
+        with pytest.raises(CodecError, match=f"{field} has {size} items, expected {expected}"):
+            TrueState(**fields)
+
+    @pytest.mark.parametrize(("field", "value"), [("padding", bytes(3)), ("unused", bytes(41))])
+    def test_wrong_sized_net_data_short_spare_bytes_are_not_encoded(self, field: str, value: bytes) -> None:
+        """
+        GIVEN a netDataShort whose padding or spare bytes have the wrong size
         WHEN it is encoded
-        THEN a CodecError says 20 are needed.
+        THEN a CodecError says so instead of struct silently padding or cutting them.
         """
-        with pytest.raises(CodecError, match="floats has 16 items, expected 20"):
-            rflysim.encode_sil_int_float(SilIntFloat(1, INTS, FLOATS[:16]))
+        frame = rflysim.decode(net_bytes())
+        assert isinstance(frame, NetDataShort)
+        fields = {name: getattr(frame, name) for name in NetDataShort._fields}
+        fields[field] = value
+        with pytest.raises(CodecError, match=f"{field} has {len(value)} items"):
+            rflysim.encode_net_data_short(NetDataShort(**fields))
 
     def test_encoding_an_out_of_range_int_is_a_codec_error(self) -> None:
         """
@@ -253,6 +285,46 @@ class TestMalformedPackets:
         with pytest.raises(CodecError) as caught:
             rflysim.encode_sil_int_float(SilIntFloat(2**31, INTS, FLOATS))
         assert caught.value.reason == "value"
+
+
+class TestFrames:
+    def test_decoded_frames_are_immutable(self) -> None:
+        """
+        GIVEN decoded frames of each kind
+        WHEN a field is assigned or a new attribute is added
+        THEN both are refused.
+        """
+        for data in (sil_bytes(), true_state_bytes(), net_bytes()):
+            frame = rflysim.decode(data)
+            with pytest.raises(AttributeError):
+                frame.copter_id = 9  # type: ignore[misc]
+            with pytest.raises(AttributeError):
+                frame.extra = 1  # type: ignore[attr-defined]
+
+    def test_frames_compare_and_hash_by_value_within_their_class(self) -> None:
+        """
+        GIVEN the same datagram decoded twice, and the frame's own wire values as a plain tuple
+        WHEN they are compared and put in a set
+        THEN the two frames are equal with one hash, and the plain tuple equals neither.
+        """
+        first, second = rflysim.decode(true_state_bytes()), rflysim.decode(true_state_bytes())
+        assert first == second
+        assert not first != second  # noqa: SIM202 - __ne__ is defined separately from __eq__
+        assert len({first, second}) == 1
+        assert first != tuple(first)
+        assert tuple(first) != first
+
+    def test_repr_copy_and_pickle_keep_the_fields(self) -> None:
+        """
+        GIVEN a decoded netDataShort
+        WHEN it is shown, copied and pickled
+        THEN the repr names the fields and the copies are equal frames.
+        """
+        frame = rflysim.decode(net_bytes(unused=b"\x07" * 40))
+        assert repr(frame).startswith("NetDataShort(tg=-1, copter_id=3, vehicle_type=30, runned_time=12.5,")
+        assert "unused=b'\\x07\\x07" in repr(frame)
+        assert copy.copy(frame) == frame
+        assert pickle.loads(pickle.dumps(frame)) == frame
 
 
 f32 = st.floats(width=32, allow_nan=False)

@@ -8,7 +8,6 @@ WPILib actually send), never with the codec under test.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import struct
 
@@ -149,6 +148,56 @@ class TestValidPackets:
         assert caught.value.reason == "block-overrun"
 
 
+class TestFrames:
+    def test_blocks_of_different_kinds_with_equal_values_are_different(self) -> None:
+        """
+        GIVEN a motor, a servo and an analog block with the same id and value
+        WHEN they are compared with each other and with a plain tuple
+        THEN none are equal, as the kind of block is part of its value.
+        """
+        motor, servo, analog = MotorBlock(4, 0.5), ServoBlock(4, 0.5), AnalogBlock(4, 0.5)
+        assert motor != servo
+        assert servo != analog
+        plain = (4, 0.5)
+        assert motor != plain
+        assert plain != motor
+        assert motor == MotorBlock(id=4, value=0.5)
+        assert xrp.decode(wpilib_packet()).blocks[4] != MotorBlock(4, 0.5)
+
+    def test_decoded_packets_are_immutable_hashable_values(self) -> None:
+        """
+        GIVEN the firmware packet decoded twice
+        WHEN the packets are compared, hashed and assigned to
+        THEN they are equal with one hash and refuse any change.
+        """
+        first, second = xrp.decode(firmware_packet()), xrp.decode(firmware_packet())
+        assert first == second
+        assert len({first, second, *first.blocks}) == 1 + len(first.blocks)
+        with pytest.raises(AttributeError):
+            first.sequence = 3  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            first.blocks[0].count = 3  # type: ignore[misc]
+
+    def test_a_new_shape_of_the_same_length_is_walked_not_misread(self) -> None:
+        """
+        GIVEN two well-formed 45-byte datagrams with different blocks (the decoder remembers the
+        first shape of each length)
+        WHEN they are decoded one after the other, then the first again
+        THEN each gives its own blocks.
+        """
+        other = struct.pack(">HB", 9, 0) + struct.pack(">BB6f", 25, 0x16, 1, 2, 3, 4, 5, 6)
+        other += struct.pack(">BB3f", 13, 0x17, 0.5, 0.25, 1.0) + struct.pack(">BB", 1, 0x42)
+        assert len(other) == len(wpilib_packet())
+        kinds = [type(block) for block in xrp.decode(wpilib_packet()).blocks]
+        assert kinds == [MotorBlock] * 4 + [ServoBlock] * 2
+        assert xrp.decode(other).blocks == (
+            GyroBlock(1, 2, 3, 4, 5, 6),
+            AccelBlock(0.5, 0.25, 1.0),
+            RawBlock(0x42, b""),
+        )
+        assert xrp.decode(wpilib_packet()).blocks[0] == MotorBlock(0, 0.25)
+
+
 class TestMalformedPackets:
     @pytest.mark.parametrize(
         ("data", "reason", "message"),
@@ -237,7 +286,7 @@ def decode_outcome(data: bytes) -> object:
 
 
 def contains_nan(packet: XrpPacket) -> bool:
-    values = [value for block in packet.blocks for value in dataclasses.astuple(block)]
+    values = [value for block in packet.blocks for value in block]
     return any(isinstance(value, float) and math.isnan(value) for value in values)
 
 
@@ -251,7 +300,7 @@ blocks = st.one_of(
     st.builds(AnalogBlock, u8, f32),
     st.builds(GyroBlock, f32, f32, f32, f32, f32, f32),
     st.builds(AccelBlock, f32, f32, f32),
-    st.builds(EncoderBlock, u8, st.integers(min_value=-(2**31), max_value=2**31 - 1)),
+    st.builds(EncoderBlock, u8, st.integers(min_value=-(2**31), max_value=2**31 - 1), st.none(), st.none()),
     st.builds(
         EncoderBlock,
         u8,
