@@ -23,6 +23,7 @@ from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor
 from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
 
 DEMO_DEVICE = "demo"
+BRIDGE_RELEARN_AFTER_S = 2.0
 
 
 def demo_receiver_rssi(transmitter_on: bool, now: float) -> int:
@@ -65,7 +66,14 @@ class CheckSession:
     def add_bridge(self, spec: BridgeSpec) -> str:
         """Start a relay for ``spec``; ``""`` on success or why it could not start."""
         relay = UdpRelay(
-            RelayConfig(name=spec.name, protocol=spec.protocol, listen=spec.listen, target=spec.target),
+            RelayConfig(
+                name=spec.name,
+                protocol=spec.protocol,
+                listen=spec.listen,
+                target=spec.target,
+                # A restarted simulator sends from a new port; follow it once the old peer is quiet.
+                relearn_after_s=BRIDGE_RELEARN_AFTER_S,
+            ),
             clock=self._clock,
         )
         try:
