@@ -20,9 +20,10 @@ import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.sim_bridge._frames import equal_within_class
 from ardupilot_methodic_configurator.sim_bridge._sitl_json_reader import (
     BOOLEAN,
     KEYTABLE,
@@ -47,24 +48,7 @@ SERVO_16_LENGTH = 40
 SERVO_32_LENGTH = 72
 
 
-_C = TypeVar("_C", bound=type)
-
-
-def _equal_within_class(cls: _C) -> _C:
-    """Make a ``NamedTuple`` frame equal only to frames of its own class, as dataclasses are."""
-
-    def eq(frame: tuple[Any, ...], other: object) -> bool:
-        return type(other) is type(frame) and tuple.__eq__(frame, other)
-
-    def ne(frame: tuple[Any, ...], other: object) -> bool:
-        return not eq(frame, other)
-
-    for name, method in (("__eq__", eq), ("__ne__", ne)):
-        setattr(cls, name, method)  # mypy rejects these assignments in a NamedTuple body
-    return cls
-
-
-@_equal_within_class
+@equal_within_class
 class ServoPacket(NamedTuple):
     """SITL to physics: ``pwm`` holds 16 (magic 18458) or 32 (magic 29569) values in µs."""
 

@@ -2,35 +2,34 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Sans-IO codec for the WPILib HAL XRP protocol: ``[u16 seq][u8 control]`` then tagged blocks.
 
-Strategy: everything is big-endian.  The decoder walks the blocks once, bounds-checking every
-size byte against the datagram before touching the payload (WPILib itself does not), and picks
-each block's layout from a table keyed by (tag, size byte); a known tag with any other size is an
-error, an unknown tag is kept verbatim as a ``RawBlock``.  The walk is remembered per datagram
-length as a plan, so a datagram of a known shape costs one struct call that reads its size and tag
-bytes, one that unpacks everything, one that cuts the values into blocks and one ``map`` that
-makes the blocks (``typing.NamedTuple``, built with ``tuple.__new__``).  The encoder uses the
-mirror table keyed by block class, so ``encode(decode(b)) == b`` for every datagram ``decode``
-accepts (float32 signalling NaNs excepted: Python's float conversion turns them quiet).
-
-Why XRP decoding stays at an eighth to a fifth of the speed of a bare ``struct.unpack`` of the
-same bytes (the other binary codecs reach more than half): the result holds one object per block
-plus the packet, 7 for WPILib's 45-byte datagram and 8 for the firmware's 107-byte one.  On CPython,
-making a tuple-subclass object and later freeing it costs about 100 ns, and cutting its values out
-of the unpacked tuple about 45 ns, so building the blocks alone takes 0.9-1.2 us against a bare
-unpack of 0.2 us (WPILib) or 0.4 us (firmware): even with free validation the ratio could not
-pass about 0.17 and 0.26.  Only not building the blocks until ``blocks`` is read would approach
-0.5 (0.43-0.51 in a prototype), at the price of a ``blocks`` rebuilt on every read and a packet
-whose tuple holds wire values instead of its fields.
+Strategy: everything is big-endian.  ``decode`` validates the whole datagram before it returns:
+every size byte is bounds-checked against the datagram (WPILib itself does not), a known tag with
+a size it does not have and a size byte of 0 are errors, and an unknown tag is kept verbatim as a
+``RawBlock``.  The packet it returns holds the sequence, the control byte and the validated block
+bytes, and builds its ``blocks`` from them only when they are first read, then keeps them: a
+monitor tracks the sequence of every datagram but shows the blocks of only the last one, and on
+CPython making the 7 or 8 block objects of a datagram costs several times its bare
+``struct.unpack``.  The walk over the blocks is remembered per datagram length as a plan, so a
+datagram of a known shape is validated by one struct call that reads its size and tag bytes and
+one comparison, and cut into sequence, control and block bytes by one more: it decodes at about
+0.6 the rate of a bare unpack of the same bytes for WPILib's 45-byte datagram and about 1.1 for
+the firmware's 107-byte one (whose bare unpack makes 43 values).  Reading ``blocks`` costs one
+unpack of every value, one C call that cuts them into blocks and one ``map`` that makes the blocks
+(``typing.NamedTuple``, built with ``tuple.__new__``).  The encoder uses the mirror table keyed by
+block class; a decoded packet encodes to the bytes it was decoded from, and a packet made by hand
+round-trips through ``decode`` (float32 signalling NaNs excepted: Python's float conversion turns
+them quiet).
 """
 
 from __future__ import annotations
 
 import operator
 import struct
-from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.sim_bridge._frames import equal_within_class
 from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
 
 PROTOCOL = "xrp"
@@ -46,27 +45,7 @@ TAG_ENCODER = 0x18
 HEADER_LENGTH = 3
 
 
-_C = TypeVar("_C", bound=type)
-
-
-def _equal_within_class(cls: _C) -> _C:
-    """Make a block or packet equal only to frames of its own class, as dataclasses are.
-
-    Plain ``NamedTuple`` equality would make ``MotorBlock(4, 0.5) == ServoBlock(4, 0.5)``.
-    """
-
-    def eq(frame: tuple[Any, ...], other: object) -> bool:
-        return type(other) is type(frame) and tuple.__eq__(frame, other)
-
-    def ne(frame: tuple[Any, ...], other: object) -> bool:
-        return not eq(frame, other)
-
-    for name, method in (("__eq__", eq), ("__ne__", ne)):
-        setattr(cls, name, method)  # mypy rejects these assignments in a NamedTuple body
-    return cls
-
-
-@_equal_within_class
+@equal_within_class
 class MotorBlock(NamedTuple):
     """Tag 0x12, WPILib to XRP: motor ``id`` (0 left, 1 right, 2, 3) at ``value`` -1..1 (float32)."""
 
@@ -74,7 +53,7 @@ class MotorBlock(NamedTuple):
     value: float
 
 
-@_equal_within_class
+@equal_within_class
 class ServoBlock(NamedTuple):
     """Tag 0x13, WPILib to XRP: servo ``id`` (4, 5, ...) at ``position`` 0..1 (float32)."""
 
@@ -82,7 +61,7 @@ class ServoBlock(NamedTuple):
     position: float
 
 
-@_equal_within_class
+@equal_within_class
 class DioBlock(NamedTuple):
     """Tag 0x14, both ways: digital ``channel`` and ``value`` (WPILib reads only 1 as true)."""
 
@@ -90,7 +69,7 @@ class DioBlock(NamedTuple):
     value: int
 
 
-@_equal_within_class
+@equal_within_class
 class AnalogBlock(NamedTuple):
     """Tag 0x15, XRP to WPILib: analog input ``id`` in ``volts`` (float32)."""
 
@@ -98,7 +77,7 @@ class AnalogBlock(NamedTuple):
     volts: float
 
 
-@_equal_within_class
+@equal_within_class
 class GyroBlock(NamedTuple):
     """Tag 0x16, XRP to WPILib: rates in deg/s and angles in deg (float32)."""
 
@@ -110,7 +89,7 @@ class GyroBlock(NamedTuple):
     angle_z: float
 
 
-@_equal_within_class
+@equal_within_class
 class AccelBlock(NamedTuple):
     """Tag 0x17, XRP to WPILib: acceleration in g (float32); current WPILib main ignores it."""
 
@@ -119,7 +98,7 @@ class AccelBlock(NamedTuple):
     z: float
 
 
-@_equal_within_class
+@equal_within_class
 class EncoderBlock(NamedTuple):
     """Tag 0x18, XRP to WPILib: encoder ``id`` and ``count``, optionally the period fields.
 
@@ -134,7 +113,7 @@ class EncoderBlock(NamedTuple):
     period_denominator: int | None = None
 
 
-@_equal_within_class
+@equal_within_class
 class RawBlock(NamedTuple):
     """A block with a tag this codec does not know, kept byte for byte."""
 
@@ -144,19 +123,106 @@ class RawBlock(NamedTuple):
 
 XrpBlock = MotorBlock | ServoBlock | DioBlock | AnalogBlock | GyroBlock | AccelBlock | EncoderBlock | RawBlock
 
-
-@_equal_within_class
-class XrpPacket(NamedTuple):
-    """One XRP datagram: 16-bit ``sequence``, ``control`` byte (1 = enabled from WPILib), blocks."""
-
-    sequence: int
-    control: int
-    blocks: tuple[XrpBlock, ...] = ()
-
-
 _HEADER = struct.Struct(">HB")
 
 _new = tuple.__new__
+
+
+class _LazyBlocks:
+    """``XrpPacket.blocks``: built from a decoded packet's validated block bytes on first read.
+
+    A non-data descriptor (it has no ``__set__``), so the tuple it stores in the packet's
+    ``__dict__`` on the first read is what every later read finds, before this descriptor is
+    consulted: the blocks are built at most once and are the same object on every read.
+    """
+
+    @overload
+    def __get__(self, packet: None, owner: type[Any] | None = None) -> _LazyBlocks: ...
+
+    @overload
+    def __get__(self, packet: XrpPacket, owner: type[Any] | None = None) -> tuple[XrpBlock, ...]: ...
+
+    def __get__(
+        self, packet: XrpPacket | None, owner: type[Any] | None = None
+    ) -> _LazyBlocks | tuple[XrpBlock, ...]:
+        if packet is None:
+            return self
+        source = packet[2]
+        if type(source) is not bytes:  # a packet made by hand holds its blocks
+            blocks: tuple[XrpBlock, ...] = source
+            return blocks
+        blocks = _blocks_of(_HEADER.pack(packet[0], packet[1]) + source)
+        # The packet refuses attribute assignment; this one write bypasses that on purpose, to
+        # cache the blocks in the packet's __dict__ (the descriptor has no __set__, so it lands there).
+        object.__setattr__(packet, "blocks", blocks)
+        return blocks
+
+
+class XrpPacket(tuple[Any, ...]):
+    """One XRP datagram: 16-bit ``sequence``, ``control`` byte (1 = enabled from WPILib), blocks.
+
+    ``XrpPacket(sequence, control, blocks)`` makes a packet to encode.  A decoded packet holds
+    the datagram's validated block bytes instead of its blocks and builds ``blocks`` from them
+    when first read (then keeps them), as most decoded packets are only counted, never shown.
+    Like a frozen dataclass, a packet refuses assignment, is equal only to an ``XrpPacket`` with
+    equal ``(sequence, control, blocks)``, hashes by them, and copies and pickles by them.  The
+    tuple underneath is ``(sequence, control, blocks or block bytes)``, not a public API.
+    """
+
+    # No __slots__: the instance __dict__, which CPython only creates on the first write, holds
+    # the cached blocks.  A tuple subclass is used because it is the cheapest object to create from
+    # Python (one C call); a __slots__ class costs one extra call per field set.
+    __match_args__ = ("sequence", "control", "blocks")
+
+    if TYPE_CHECKING:
+
+        @property
+        def sequence(self) -> int: ...
+
+        @property
+        def control(self) -> int: ...
+
+        @property
+        def blocks(self) -> tuple[XrpBlock, ...]: ...
+
+    else:
+        sequence = property(operator.itemgetter(0), doc="16-bit sequence number, wrapping.")
+        control = property(operator.itemgetter(1), doc="Control byte: from WPILib, 1 = enabled.")
+        blocks = _LazyBlocks()
+
+    def __new__(cls, sequence: int, control: int, blocks: Iterable[XrpBlock] = ()) -> XrpPacket:
+        return _new(cls, (sequence, control, tuple(blocks)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: XrpPacket is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: XrpPacket is immutable")
+
+    def _key(self) -> tuple[int, int, tuple[XrpBlock, ...]]:
+        return self[0], self[1], self.blocks
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, XrpPacket) and type(other) is type(self) and self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __lt__(self, other: object) -> bool:
+        # The tuple order would compare block bytes; packets are not ordered, as dataclasses.
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(sequence={self[0]!r}, control={self[1]!r}, blocks={self.blocks!r})"
+
+    def __reduce__(self) -> tuple[type[XrpPacket], tuple[int, int, tuple[XrpBlock, ...]]]:
+        return type(self), self._key()
+
 
 _NO_PERIOD = (None, None)
 
@@ -175,54 +241,64 @@ _LAYOUTS: dict[int, tuple[str, dict[int, tuple[str, int, type[XrpBlock], tuple[N
 
 _Fields = Callable[[tuple[Any, ...]], tuple[tuple[Any, ...], ...]]
 
-
-class _Plan(NamedTuple):
-    """How to decode every datagram of one shape (length plus the size and tag of each block)."""
-
-    skeleton_of: Callable[[bytes], tuple[int, ...]]  # the size and tag bytes, in one C call
-    skeleton: tuple[int, ...]
-    unpack: Callable[[bytes], tuple[Any, ...]]  # sequence, control, then each block's values
-    fields: _Fields  # the unpacked values -> one tuple of field values per block
-    classes: tuple[type[XrpBlock], ...]
-
+# How to read every datagram of one shape (its length and the size and tag of each block):
+#   0: the size and tag bytes, in one C call (the header skipped);
+#   1: what they are for this shape;
+#   2: sequence, control and the block bytes, in one C call (the packet's tuple);
+#   3: the datagram -> its blocks.
+_Plan = tuple[
+    Callable[[bytes], tuple[int, ...]],
+    tuple[int, ...],
+    Callable[[bytes], tuple[Any, ...]],
+    Callable[[bytes], tuple[XrpBlock, ...]],
+]
 
 # Real traffic repeats one or two shapes (the firmware's 107-byte packet, WPILib's 45-byte one),
-# so the last shape walked for each datagram length is remembered.  A datagram whose size and
-# tag bytes match it is decoded with one precompiled unpack, one C call that cuts the values
-# into blocks and one ``map`` that makes the blocks; any other is walked block by block (with
-# every bounds check) and becomes the new plan for its length.  The plan is only a memo:
-# results are the same with or without it.
+# so the last shape walked for each datagram length is remembered.  Matching its size and tag
+# bytes is the whole validation of a datagram of that length: same sizes and tags at the same
+# offsets make the same walk, which succeeded.  Any other datagram is walked block by block (with
+# every bounds check) and becomes the new plan for its length.  The plan is only a memo: results
+# are the same with or without it.
 _PLANS: dict[int, _Plan] = {}
 _MAX_PLANS = 64
 
 
 def decode(data: bytes) -> XrpPacket:
-    """Decode one XRP datagram; raise ``CodecError`` unless every block fits exactly."""
+    """Decode one XRP datagram; raise ``CodecError`` unless every block fits exactly.
+
+    The whole datagram is validated here; the packet's ``blocks`` are built when first read.
+    """
+    try:
+        skeleton_of, skeleton, split, _blocks = _PLANS[len(data)]
+    except KeyError:
+        return _decode_new_shape(data)
+    if skeleton_of(data) == skeleton:
+        return _new(XrpPacket, split(data))
+    return _decode_new_shape(data)
+
+
+def _decode_new_shape(data: bytes) -> XrpPacket:
     length = len(data)
-    plan = _PLANS.get(length)
-    if plan is None or plan.skeleton_of(data) != plan.skeleton:
-        if length <= HEADER_LENGTH:
-            return _header_only(data, length)
-        plan = _walk(data, length)
-    values = plan.unpack(data)
-    blocks = tuple(map(_new, plan.classes, plan.fields(values)))
-    return _new(XrpPacket, (values[0], values[1], blocks))
-
-
-def _header_only(data: bytes, length: int) -> XrpPacket:
     if length < HEADER_LENGTH:
         raise _truncated(length)
-    sequence, control = _HEADER.unpack(data)
-    return XrpPacket(sequence, control, ())
+    return _new(XrpPacket, _walk(data, length)[2](data))
+
+
+def _blocks_of(data: bytes) -> tuple[XrpBlock, ...]:
+    """The blocks of a datagram ``decode`` accepted (so the walk, if needed, cannot fail)."""
+    plan = _PLANS.get(len(data))
+    if plan is None or plan[0](data) != plan[1]:
+        plan = _walk(data, len(data))
+    return plan[3](data)
 
 
 def _walk(data: bytes, length: int) -> _Plan:
     """Bounds-check every block of a datagram of a new shape and make its plan."""
     skeleton_layout = [">3x"]
-    layout = [">HB"]
+    layout = [">3x"]
     spans: list[tuple[slice, tuple[None, ...]]] = []
     classes: list[type[XrpBlock]] = []
-    index = 2  # values 0 and 1 are sequence and control
+    index = 0
     offset = HEADER_LENGTH
     while offset < length:
         size = data[offset]
@@ -251,17 +327,27 @@ def _walk(data: bytes, length: int) -> _Plan:
         index += count
         offset = end
     skeleton_of = struct.Struct("".join(skeleton_layout)).unpack
-    plan = _Plan(
+    plan: _Plan = (
         skeleton_of,
         skeleton_of(data),
-        struct.Struct("".join(layout)).unpack,
-        _fields_of(spans),
-        tuple(classes),
+        struct.Struct(f">HB{length - HEADER_LENGTH}s").unpack,
+        _builder(struct.Struct("".join(layout)).unpack, _fields_of(spans), tuple(classes)),
     )
     if len(_PLANS) >= _MAX_PLANS:
         _PLANS.clear()
     _PLANS[length] = plan
     return plan
+
+
+def _builder(
+    unpack: Callable[[bytes], tuple[Any, ...]], fields: _Fields, classes: tuple[type[XrpBlock], ...]
+) -> Callable[[bytes], tuple[XrpBlock, ...]]:
+    """One unpack of every block value, one C call that cuts them into blocks, one ``map``."""
+
+    def blocks(data: bytes) -> tuple[XrpBlock, ...]:
+        return tuple(map(_new, classes, fields(unpack(data))))
+
+    return blocks
 
 
 def _fields_of(spans: list[tuple[slice, tuple[None, ...]]]) -> _Fields:
@@ -395,7 +481,13 @@ _WRITERS: dict[type, Callable[[XrpBlock], bytes]] = {
 
 
 def encode(packet: XrpPacket) -> bytes:
-    """The datagram for ``packet``; floats are rounded to float32."""
+    """The datagram for ``packet``; floats are rounded to float32.
+
+    A decoded packet gives back the bytes it was decoded from (they were validated then).
+    """
+    source = packet[2]
+    if type(source) is bytes:
+        return _HEADER.pack(packet[0], packet[1]) + source
     try:
         parts = [_HEADER.pack(packet.sequence, packet.control)]
         for block in packet.blocks:

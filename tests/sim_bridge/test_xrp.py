@@ -8,7 +8,9 @@ WPILib actually send), never with the codec under test.
 
 from __future__ import annotations
 
+import copy
 import math
+import pickle
 import struct
 
 import pytest
@@ -372,3 +374,246 @@ class TestProperties:
         assume(isinstance(outcome, XrpPacket) and not contains_nan(outcome))
         assert isinstance(outcome, XrpPacket)
         assert xrp.encode(outcome) == data
+        assert xrp.encode(XrpPacket(outcome.sequence, outcome.control, outcome.blocks)) == data
+
+
+# An independent reading of PROTOCOLS.md B.2/B.3, block by block with plain struct calls: the
+# oracle for what ``decode`` must accept, refuse (and why) and what its lazily built blocks hold.
+REFERENCE_LAYOUTS: dict[int, dict[int, tuple[type, str]]] = {
+    0x12: {6: (MotorBlock, ">Bf")},
+    0x13: {6: (ServoBlock, ">Bf")},
+    0x14: {3: (DioBlock, ">BB")},
+    0x15: {6: (AnalogBlock, ">Bf")},
+    0x16: {25: (GyroBlock, ">6f")},
+    0x17: {13: (AccelBlock, ">3f")},
+    0x18: {6: (EncoderBlock, ">Bi"), 14: (EncoderBlock, ">BiII")},
+}
+
+
+def reference_decode(data: bytes) -> tuple[int, int, tuple[xrp.XrpBlock, ...]] | str:
+    """Sequence, control and blocks, or the reason the datagram is malformed."""
+    if len(data) < 3:
+        return "truncated"
+    sequence, control = struct.unpack_from(">HB", data)
+    found: list[xrp.XrpBlock] = []
+    offset = 3
+    while offset < len(data):
+        size = data[offset]
+        if size == 0:
+            return "size-zero"
+        if offset + 1 + size > len(data):
+            return "block-overrun"
+        tag, payload = data[offset + 1], bytes(data[offset + 2 : offset + 1 + size])
+        if tag not in REFERENCE_LAYOUTS:
+            found.append(RawBlock(tag, payload))
+        elif size not in REFERENCE_LAYOUTS[tag]:
+            return "block-size"
+        else:
+            block_class, layout = REFERENCE_LAYOUTS[tag][size]
+            found.append(block_class(*struct.unpack(layout, payload)))
+        offset += 1 + size
+    return sequence, control, tuple(found)
+
+
+def assert_matches_reference(data: bytes) -> None:
+    """``decode`` refuses exactly what the reference refuses; otherwise its blocks are the reference's."""
+    expected = reference_decode(data)
+    outcome = decode_outcome(data)
+    if isinstance(expected, str):
+        assert isinstance(outcome, CodecError)
+        assert outcome.reason == expected
+        return
+    assert isinstance(outcome, XrpPacket)
+    assert (outcome.sequence, outcome.control) == expected[:2]
+    # repr tells NaN from NaN and -0.0 from 0.0, which == cannot.
+    assert repr(outcome.blocks) == repr(expected[2])
+    assert [type(block) for block in outcome.blocks] == [type(block) for block in expected[2]]
+
+
+ONE_OF_EACH_TAG = [
+    (struct.pack(">BBBf", 6, 0x12, 3, -0.75), MotorBlock(3, -0.75)),
+    (struct.pack(">BBBf", 6, 0x13, 5, 0.125), ServoBlock(5, 0.125)),
+    (struct.pack(">BBBB", 3, 0x14, 2, 7), DioBlock(2, 7)),
+    (struct.pack(">BBBf", 6, 0x15, 1, 4.5), AnalogBlock(1, 4.5)),
+    (struct.pack(">BB6f", 25, 0x16, 1, -2, 3, -4, 5, -6), GyroBlock(1, -2, 3, -4, 5, -6)),
+    (struct.pack(">BB3f", 13, 0x17, 0.25, -0.5, 1.0), AccelBlock(0.25, -0.5, 1.0)),
+    (struct.pack(">BBBi", 6, 0x18, 3, -(2**31)), EncoderBlock(3, -(2**31))),
+    (struct.pack(">BBBiII", 14, 0x18, 0, 2**31 - 1, 2**32 - 1, 0), EncoderBlock(0, 2**31 - 1, 2**32 - 1, 0)),
+    (bytes([3, 0x99, 0xAB, 0xCD]), RawBlock(0x99, b"\xab\xcd")),
+]
+
+
+class TestLazyBlocks:
+    @pytest.mark.parametrize(("wire", "block"), ONE_OF_EACH_TAG)
+    def test_blocks_built_on_first_read_equal_blocks_built_by_hand(
+        self, wire: bytes, block: xrp.XrpBlock
+    ) -> None:
+        """
+        GIVEN a datagram with one block of a tag (each tag, encoder with and without period)
+        WHEN it is decoded and its blocks read
+        THEN they equal, with their class, the packet built eagerly from the same values.
+        """
+        data = struct.pack(">HB", 0xBEEF, 1) + wire
+        packet = xrp.decode(data)
+        assert packet == XrpPacket(0xBEEF, 1, (block,))
+        assert packet.blocks == (block,)
+        assert type(packet.blocks[0]) is type(block)
+        assert xrp.encode(XrpPacket(0xBEEF, 1, (block,))) == data
+
+    def test_blocks_are_built_once_and_are_the_same_object_on_every_read(self) -> None:
+        """
+        GIVEN a decoded firmware packet and a packet made by hand
+        WHEN their blocks are read several times, around hashing, comparing and encoding
+        THEN every read returns the same tuple object.
+        """
+        decoded = xrp.decode(firmware_packet())
+        first = decoded.blocks
+        hash(decoded)
+        assert decoded == xrp.decode(firmware_packet())
+        xrp.encode(decoded)
+        assert decoded.blocks is first
+        assert decoded.blocks is decoded.blocks
+        made = XrpPacket(1, 0, (DioBlock(0, 1),))
+        assert made.blocks is made.blocks
+
+    def test_blocks_cannot_be_assigned_or_deleted_before_or_after_the_first_read(self) -> None:
+        """
+        GIVEN a decoded packet
+        WHEN its blocks, sequence or a new attribute are assigned or deleted, before and after
+        the blocks were first read
+        THEN each attempt raises AttributeError and the packet keeps its values.
+        """
+        packet = xrp.decode(wpilib_packet())
+        for _read in range(2):
+            with pytest.raises(AttributeError):
+                packet.blocks = ()  # type: ignore[misc]
+            with pytest.raises(AttributeError):
+                del packet.blocks
+            with pytest.raises(AttributeError):
+                packet.extra = 1  # type: ignore[attr-defined]
+            with pytest.raises(AttributeError):
+                del packet.sequence
+            assert len(packet.blocks) == 6
+        assert packet.sequence == 7
+
+    @pytest.mark.parametrize(
+        ("data", "reason", "message"),
+        [
+            (
+                firmware_packet()[:3] + bytes([10]) + firmware_packet()[4:],
+                "block-size",
+                "block at offset 3: tag 0x18 (encoder) has size 10, expected 6 or 14",
+            ),
+            (
+                wpilib_packet()[:4] + bytes([0x16]) + wpilib_packet()[5:],
+                "block-size",
+                "block at offset 3: tag 0x16 (gyro) has size 6, expected 25",
+            ),
+            (
+                wpilib_packet()[:10] + bytes([0]) + wpilib_packet()[11:],
+                "size-zero",
+                "block at offset 10 has size byte 0",
+            ),
+            (
+                wpilib_packet()[:38] + bytes([7]) + wpilib_packet()[39:],
+                "block-overrun",
+                "block at offset 38 (tag 0x13) has size 7 but only 6 bytes follow",
+            ),
+        ],
+        ids=["encoder-size", "gyro-size", "size-zero", "overrun"],
+    )
+    def test_a_malformed_datagram_of_a_length_seen_before_is_refused_by_decode(
+        self, data: bytes, reason: str, message: str
+    ) -> None:
+        """
+        GIVEN the firmware or WPILib datagram decoded (its shape remembered for its length), then a
+        datagram of the same length with one size or tag byte broken
+        WHEN the broken one is decoded
+        THEN decode itself raises the CodecError with its reason and sentence; nothing is left to
+        fail later when blocks are read.
+        """
+        good = firmware_packet() if len(data) == 107 else wpilib_packet()
+        assert len(data) == len(good)
+        xrp.decode(good)
+        with pytest.raises(CodecError) as caught:
+            xrp.decode(data)
+        assert caught.value.reason == reason
+        assert message in str(caught.value)
+
+    def test_the_packet_keeps_its_bytes_when_a_decoded_buffer_changes_afterwards(self) -> None:
+        """
+        GIVEN a WPILib datagram in a bytearray, decoded
+        WHEN the bytearray is overwritten before the blocks are read
+        THEN the blocks and the re-encoded bytes are those of the datagram as it was decoded.
+        """
+        buffer = bytearray(wpilib_packet())
+        packet = xrp.decode(buffer)  # type: ignore[arg-type]
+        buffer[3:] = bytes(len(buffer) - 3)
+        assert packet.blocks[0] == MotorBlock(0, 0.25)
+        assert xrp.encode(packet) == wpilib_packet()
+
+    def test_a_decoded_packet_reencodes_its_exact_bytes_even_with_a_signalling_nan(self) -> None:
+        """
+        GIVEN a motor block whose float32 is a signalling NaN (Python's float turns it quiet)
+        WHEN the decoded packet is encoded
+        THEN the original bytes come back, because a decoded packet keeps its validated bytes.
+        """
+        data = struct.pack(">HBBBBI", 5, 1, 6, 0x12, 0, 0x7F800001)
+        packet = xrp.decode(data)
+        assert math.isnan(packet.blocks[0].value)  # type: ignore[union-attr]
+        assert xrp.encode(packet) == data
+
+    def test_packets_repr_copy_pickle_and_compare_by_their_fields(self) -> None:
+        """
+        GIVEN a decoded packet whose blocks were never read
+        WHEN it is shown, copied, deep-copied and pickled, and compared with a tuple or ordered
+        THEN the repr names the fields dataclass-style, every copy equals it with the same hash, it
+        is never equal to a plain tuple, and ordering is refused.
+        """
+        packet = xrp.decode(struct.pack(">HBBBBB", 3, 1, 3, 0x14, 0, 1))
+        assert repr(packet) == "XrpPacket(sequence=3, control=1, blocks=(DioBlock(channel=0, value=1),))"
+        for twin in (copy.copy(packet), copy.deepcopy(packet), pickle.loads(pickle.dumps(packet))):
+            assert twin == packet
+            assert hash(twin) == hash(packet)
+            assert type(twin) is XrpPacket
+        assert XrpPacket(sequence=3, control=1, blocks=[DioBlock(0, 1)]) == packet
+        assert packet != (3, 1, (DioBlock(0, 1),))
+        assert XrpPacket(3, 1, ()) != packet
+        with pytest.raises(TypeError):
+            _ = packet < XrpPacket(4, 1, ())  # type: ignore[operator]
+
+    @given(st.sampled_from([firmware_packet(), wpilib_packet()]), st.data())
+    def test_a_datagram_one_byte_away_from_a_known_shape_decodes_as_the_reference_reads_it(
+        self, good: bytes, data: st.DataObject
+    ) -> None:
+        """
+        GIVEN the firmware or WPILib datagram decoded, then a copy with one byte replaced
+        WHEN the copy is decoded and its blocks read
+        THEN it is refused with the reason a block-by-block reading of PROTOCOLS.md gives, or
+        accepted with the blocks that reading gives.
+        """
+        xrp.decode(good)
+        index = data.draw(st.integers(min_value=0, max_value=len(good) - 1))
+        value = data.draw(u8)
+        assert_matches_reference(good[:index] + bytes([value]) + good[index + 1 :])
+
+    @given(st.one_of(well_framed_datagrams, st.binary(max_size=120)))
+    def test_any_datagram_decodes_as_the_reference_reads_it(self, data: bytes) -> None:
+        """
+        GIVEN a well-framed datagram or any bytes
+        WHEN decoded and its blocks read
+        THEN decode refuses it with the reference's reason or its blocks are the reference's.
+        """
+        assert_matches_reference(data)
+
+    @given(packets)
+    def test_blocks_of_a_decoded_packet_made_by_hand_equal_its_blocks(self, packet: XrpPacket) -> None:
+        """
+        GIVEN any packet made by hand
+        WHEN it is encoded, decoded, and encoded again
+        THEN the decoded blocks equal the original blocks and both encodings are the same bytes.
+        """
+        data = xrp.encode(packet)
+        decoded = xrp.decode(data)
+        assert decoded.blocks == packet.blocks
+        assert xrp.encode(decoded) == data
