@@ -1,0 +1,76 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""How long the demo takes from "transmitter off" to RC failsafe shown by the model, and back.
+
+The vehicle's RC failsafe timeout (1.0 s, as ArduPilot's RC_FS_TIMEOUT default) is the
+baseline: the ratio says how much the relay, the MAVLink link and 100 ms polling add to it.
+Target from the issue: failsafe within 1.5 s of switching the transmitter off.
+
+Run: .venv/bin/python benchmarks/bench_demo_failsafe.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession
+from ardupilot_methodic_configurator.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from ardupilot_methodic_configurator.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
+
+CYCLES = 5
+TICK_S = 0.1  # the view's polling period
+TARGET_S = 1.5
+
+
+def wait_for(
+    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float = 10.0
+) -> float:
+    """Poll like the view does (every 100 ms) until ``condition``; return when it first held."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition(session.model.poll()):
+            return time.monotonic()
+        time.sleep(TICK_S)
+    raise TimeoutError("the demo did not reach the expected state")
+
+
+def main() -> int:
+    session = CheckSession()
+    error = session.connect(DEMO_DEVICE)
+    if error:
+        print(error)
+        return 1
+    session.model.activate()
+    to_failsafe: list[float] = []
+    to_recovery: list[float] = []
+    try:
+        wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE)
+        for _cycle in range(CYCLES):
+            off_at = time.monotonic()
+            session.set_transmitter_on(False)
+            to_failsafe.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE) - off_at)
+            on_at = time.monotonic()
+            session.set_transmitter_on(True)
+            to_recovery.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE) - on_at)
+    finally:
+        session.close()
+    median_fs, worst_fs = statistics.median(to_failsafe), max(to_failsafe)
+    print(f"demo RC failsafe, {CYCLES} transmitter off/on cycles, model polled every {TICK_S * 1000:.0f} ms")
+    print(f"  baseline: vehicle RC failsafe timeout        {RC_FAILSAFE_TIMEOUT_S:.3f} s")
+    print(
+        f"  off -> failsafe shown   median {median_fs:.3f} s  worst {worst_fs:.3f} s"
+        f"  (ratio {median_fs / RC_FAILSAFE_TIMEOUT_S:.2f}x; target <= {TARGET_S} s: "
+        f"{'meets' if worst_fs <= TARGET_S else 'MISSES'})"
+    )
+    print(
+        f"  on  -> recovery shown   median {statistics.median(to_recovery):.3f} s"
+        f"  worst {max(to_recovery):.3f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
