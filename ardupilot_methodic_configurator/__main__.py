@@ -138,38 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run_text(args: argparse.Namespace) -> int:
     from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession  # noqa: PLC0415
-    from ardupilot_methodic_configurator.text_app import TransmitterSchedule, run_text  # noqa: PLC0415
+    from ardupilot_methodic_configurator.text_app import TransmitterSchedule, run_text_session  # noqa: PLC0415
 
-    device = DEMO_DEVICE if args.demo else args.device
-    if not device:
-        print(
-            _("Say which vehicle to check: --device DEVICE, or --demo for the simulated one."),
-            file=sys.stderr,
-        )
-        return 2
     session = CheckSession()
     try:
-        for spec in args.bridge:
-            error = session.add_bridge(spec)
-            if error:
-                print(error, file=sys.stderr)
-                return 1
-        print(_("Connecting to {device} ...").format(device=device), flush=True)
-        error = session.connect(device, baudrate=args.baudrate)
-        if error:
-            print(error, file=sys.stderr)
-            return 1
-        info = session.flight_controller.info
-        print(
-            _("Connected to an ArduPilot vehicle (system {system}, component {component}).").format(
-                system=info.system_id, component=info.component_id
-            ),
-            flush=True,
-        )
-        return run_text(
+        return run_text_session(
             session,
-            out=sys.stdout,
-            live=sys.stdout.isatty() and args.duration is None,
+            device=DEMO_DEVICE if args.demo else args.device,
+            baudrate=args.baudrate,
+            bridges=args.bridge,
             duration=args.duration,
             schedule=TransmitterSchedule(args.transmitter_off_after, args.transmitter_off_for),
         )

@@ -52,6 +52,7 @@ from ardupilot_methodic_configurator.plugin_host import PluginHost
 from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ardupilot_methodic_configurator.plugins.plugin_factory import PluginFactory, plugin_factory
 from ardupilot_methodic_configurator.sim_bridge.snapshot import BridgeSnapshot
+from ardupilot_methodic_configurator.text_app import TransmitterSchedule, run_text_session
 
 logger = logging.getLogger(__name__)
 
@@ -570,14 +571,13 @@ def run_window(
             file=sys.stderr,
         )
         try:
-            return _run_text_fallback(
+            return run_text_session(
                 session,
                 device=DEMO_DEVICE if demo else device,
                 baudrate=baudrate,
                 bridges=bridges,
                 duration=duration,
-                transmitter_off_after=transmitter_off_after,
-                transmitter_off_for=transmitter_off_for,
+                schedule=TransmitterSchedule(transmitter_off_after, transmitter_off_for),
             )
         finally:
             session.close()
@@ -602,39 +602,3 @@ def run_window(
             with contextlib.suppress(tk.TclError):
                 root.destroy()
     return 0
-
-
-def _run_text_fallback(
-    session: CheckSession,
-    *,
-    device: str | None,
-    baudrate: int,
-    bridges: Sequence[BridgeSpec],
-    duration: float | None,
-    transmitter_off_after: float | None,
-    transmitter_off_for: float | None,
-) -> int:
-    from ardupilot_methodic_configurator.text_app import TransmitterSchedule, run_text  # noqa: PLC0415
-
-    if not device:
-        print(
-            _("Say which vehicle to check: --device DEVICE, or --demo for the simulated one."),
-            file=sys.stderr,
-        )
-        return 2
-    for spec in bridges:
-        error = session.add_bridge(spec)
-        if error:
-            print(error, file=sys.stderr)
-            return 1
-    error = session.connect(device, baudrate=baudrate)
-    if error:
-        print(error, file=sys.stderr)
-        return 1
-    return run_text(
-        session,
-        out=sys.stdout,
-        live=sys.stdout.isatty() and duration is None,
-        duration=duration,
-        schedule=TransmitterSchedule(transmitter_off_after, transmitter_off_for),
-    )

@@ -9,12 +9,14 @@ failsafe test on the demo vehicle.
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from ardupilot_methodic_configurator import _
+from ardupilot_methodic_configurator.bridge_spec import BridgeSpec
 from ardupilot_methodic_configurator.check_session import CheckSession
 from ardupilot_methodic_configurator.text_frontend import TextFrontEnd
 
@@ -73,3 +75,52 @@ def run_text(
         # One last poll lets the restore-interval ACKs be read before the link closes.
         session.model.poll()
     return 0
+
+
+def run_text_session(
+    session: CheckSession,
+    *,
+    device: str | None,
+    baudrate: int,
+    bridges: Sequence[BridgeSpec],
+    duration: float | None,
+    schedule: TransmitterSchedule,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Start the bridges, connect to ``device`` and run the terminal view; returns the exit code.
+
+    Used by the command line and by the window when no display can be opened.  The caller owns
+    ``session`` and closes it.
+    """
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    if not device:
+        err.write(_("Say which vehicle to check: --device DEVICE, or --demo for the simulated one.") + "\n")
+        return 2
+    for spec in bridges:
+        error = session.add_bridge(spec)
+        if error:
+            err.write(error + "\n")
+            return 1
+    out.write(_("Connecting to {device} ...").format(device=device) + "\n")
+    out.flush()
+    error = session.connect(device, baudrate=baudrate)
+    if error:
+        err.write(error + "\n")
+        return 1
+    info = session.flight_controller.info
+    out.write(
+        _("Connected to an ArduPilot vehicle (system {system}, component {component}).").format(
+            system=info.system_id, component=info.component_id
+        )
+        + "\n"
+    )
+    out.flush()
+    return run_text(
+        session,
+        out=out,
+        live=out.isatty() and duration is None,
+        duration=duration,
+        schedule=schedule,
+    )
