@@ -38,7 +38,7 @@ from ardupilot_methodic_configurator.sim_bridge._sitl_json_reader import (
     sitl_value,
     string_at,
 )
-from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
+from ardupilot_methodic_configurator.sim_bridge.errors import CodecError, size_mismatch
 
 PROTOCOL = "ardupilot-json"
 
@@ -123,13 +123,7 @@ def _servo_error(data: bytes) -> CodecError:
             protocol=PROTOCOL,
             reason="length",
         )
-    if length < expected:
-        return CodecError(sentence, protocol=PROTOCOL, reason="truncated")
-    return CodecError(
-        _("{sentence}: {count} trailing bytes").format(sentence=sentence, count=length - expected),
-        protocol=PROTOCOL,
-        reason="trailing-bytes",
-    )
+    return size_mismatch(sentence, length=length, expected=expected, protocol=PROTOCOL)
 
 
 def encode_servo_packet(frame_rate: int, frame_count: int, pwm: Sequence[int]) -> bytes:

@@ -9,6 +9,8 @@ a monitor can count by without parsing the sentence.
 
 from __future__ import annotations
 
+from ardupilot_methodic_configurator import _
+
 
 class CodecError(ValueError):
     """Malformed simulator-bridge bytes (or an unencodable frame).
@@ -36,3 +38,17 @@ class CodecError(ValueError):
 
 def _rebuild(message: str, protocol: str, reason: str) -> CodecError:
     return CodecError(message, protocol=protocol, reason=reason)
+
+
+def size_mismatch(sentence: str, *, length: int, expected: int, protocol: str) -> CodecError:
+    """The error for a datagram of the wrong size: ``truncated`` when short, else trailing bytes.
+
+    ``sentence`` already says what was expected; a long datagram gets the surplus appended.
+    """
+    if length < expected:
+        return CodecError(sentence, protocol=protocol, reason="truncated")
+    return CodecError(
+        _("{sentence}: {count} trailing bytes").format(sentence=sentence, count=length - expected),
+        protocol=protocol,
+        reason="trailing-bytes",
+    )

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from ardupilot_methodic_configurator import _
-from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
+from ardupilot_methodic_configurator.sim_bridge.errors import CodecError, size_mismatch
 
 PROTOCOL = "rflysim"
 
@@ -364,13 +364,7 @@ def _length_error(data: bytes) -> CodecError:
     sentence = _("length {length}, expected {expected} for checksum {checksum} ({name})").format(
         length=length, expected=expected, checksum=checksum, name=name
     )
-    if length < expected:
-        return CodecError(sentence, protocol=PROTOCOL, reason="truncated")
-    return CodecError(
-        _("{sentence}: {count} trailing bytes").format(sentence=sentence, count=length - expected),
-        protocol=PROTOCOL,
-        reason="trailing-bytes",
-    )
+    return size_mismatch(sentence, length=length, expected=expected, protocol=PROTOCOL)
 
 
 def _checksum_error(length: int, checksum: int) -> CodecError:
