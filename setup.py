@@ -16,7 +16,7 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-_RUNTIME = Path(__file__).resolve().parent / "ardupilot_methodic_configurator" / "i18n_runtime.py"
+_RUNTIME = Path(__file__).resolve().parent / "amc_rc_receiver" / "i18n_runtime.py"
 
 
 class BuildPyWithCatalogs(build_py):
@@ -29,7 +29,7 @@ class BuildPyWithCatalogs(build_py):
         # dataclasses look their module up in sys.modules while the module body runs.
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
-        locale_dir = Path(self.build_lib) / "ardupilot_methodic_configurator" / "locale"
+        locale_dir = Path(self.build_lib) / "amc_rc_receiver" / "locale"
         for po_path in sorted(locale_dir.glob("*/LC_MESSAGES/*.po")):
             module.compile_po(po_path, po_path.with_suffix(".mo"))
 

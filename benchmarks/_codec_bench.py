@@ -19,7 +19,7 @@ import struct
 import timeit
 from collections.abc import Callable
 
-from ardupilot_methodic_configurator.sim_bridge import ardupilot_json, rflysim, xrp
+from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
 
 TARGET_RATIO = 0.5
 _REPEATS = 7

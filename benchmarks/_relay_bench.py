@@ -22,8 +22,8 @@ import struct
 import time
 from multiprocessing.connection import Connection
 
-from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor
-from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
 
 LOOPBACK = "127.0.0.1"
 ROUND_TRIPS = 3000

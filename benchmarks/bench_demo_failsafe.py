@@ -16,9 +16,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession
-from ardupilot_methodic_configurator.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
-from ardupilot_methodic_configurator.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
+from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
 
 CYCLES = 5
 TICK_S = 0.1  # the view's polling period

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     MAX_MESSAGES_PER_POLL,
     IntervalRequestOutcome,
     RCReceiverDataModel,

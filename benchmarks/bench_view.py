@@ -64,8 +64,8 @@ def main() -> int:
 
 
 def _run() -> int:
-    from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-    from ardupilot_methodic_configurator.plugins.rc_receiver_state import (
+    from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
+    from amc_rc_receiver.plugins.rc_receiver_state import (
         ChannelReading,
         FailsafeStatus,
         IntervalRequestOutcome,
@@ -192,8 +192,8 @@ def _run() -> int:
 
 def _bridge_figures(root: tk.Tk) -> tuple[float, float]:
     """Idle and full render of the sidecar panel with three links (two of them relays)."""
-    from ardupilot_methodic_configurator.frontend_tkinter_sim_bridge import BridgePanel
-    from ardupilot_methodic_configurator.sim_bridge.snapshot import (
+    from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
+    from amc_rc_receiver.sim_bridge.snapshot import (
         BridgeSnapshot,
         Direction,
         DirectionSnapshot,

@@ -19,7 +19,7 @@ from typing import Any
 from PyInstaller.utils.hooks import collect_submodules
 
 APP_NAME = "amc-rc-receiver"
-PACKAGE = "ardupilot_methodic_configurator"
+PACKAGE = "amc_rc_receiver"
 ENTRY_SCRIPT = "launch_amc_rc_receiver.py"
 SUBMODULE_PACKAGES = (f"{PACKAGE}.plugins", f"{PACKAGE}.sim_bridge")
 # Package data, relative to the package folder (mirrors pyproject's package-data; the .po
@@ -54,7 +54,7 @@ def compile_translations(root: Path) -> list[str]:
     """Compile stale or missing .mo files with the package's own pure-Python compiler."""
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    from ardupilot_methodic_configurator.i18n_runtime import ensure_compiled  # noqa: PLC0415
+    from amc_rc_receiver.i18n_runtime import ensure_compiled  # noqa: PLC0415
 
     return ensure_compiled(root / PACKAGE / "locale")
 

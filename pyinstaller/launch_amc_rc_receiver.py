@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from ardupilot_methodic_configurator.__main__ import main
+from amc_rc_receiver.__main__ import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -43,8 +43,8 @@ if "$PY" -c 'import babel' >/dev/null 2>&1; then
     "$PY" scripts/i18n.py compile
 else
     # Babel is a development dependency; the package's own compiler writes the same .mo files.
-    "$PY" -c 'from ardupilot_methodic_configurator import LOCALE_DIR
-from ardupilot_methodic_configurator.i18n_runtime import ensure_compiled
+    "$PY" -c 'from amc_rc_receiver import LOCALE_DIR
+from amc_rc_receiver.i18n_runtime import ensure_compiled
 print("\n".join(ensure_compiled(LOCALE_DIR)) or "catalogs up to date")'
 fi
 
@@ -61,11 +61,11 @@ echo "built $DIST/amc-rc-receiver in $((finished - started)) s, $(du -h "$BINARY
 # A module of our own package that PyInstaller could not find (e.g. a lazily imported front end
 # that does not exist yet) would only fail when a user reaches it: list them and fail below.
 warn_file="build/pyinstaller/amc_rc_receiver_linux/warn-amc_rc_receiver_linux.txt"
-missing_own=$(grep -E "^missing module named '?ardupilot_methodic_configurator" "$warn_file" || true)
+missing_own=$(grep -E "^missing module named '?amc_rc_receiver" "$warn_file" || true)
 
 step "smoke test without Python"
 VERSION=$("$PY" -c 'import re, pathlib
-text = pathlib.Path("ardupilot_methodic_configurator/__init__.py").read_text()
+text = pathlib.Path("amc_rc_receiver/__init__.py").read_text()
 print(re.search(r"__version__ = \"([^\"]+)\"", text).group(1))')
 empty_path=$(mktemp -d)
 work_dir=$(mktemp -d)

@@ -57,7 +57,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = "ardupilot_methodic_configurator"
+PACKAGE = "amc_rc_receiver"
 PACKAGE_DIR = ROOT / PACKAGE
 LOCALE_DIR = PACKAGE_DIR / "locale"
 DOMAIN = "amc_rc_receiver"

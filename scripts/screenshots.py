@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession  # noqa: E402
-from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
-from ardupilot_methodic_configurator.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow  # noqa: E402
+from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: E402
+from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
+from amc_rc_receiver.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
 GEOMETRY = DEFAULT_GEOMETRY

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "ARCHITECTURE_rc_receiver.md"
-PACKAGE = ROOT / "ardupilot_methodic_configurator"
+PACKAGE = ROOT / "amc_rc_receiver"
 
 
 def file_table_paths() -> list[str]:
@@ -50,7 +50,7 @@ def test_every_package_module_is_in_the_file_table() -> None:
 )
 def test_the_documented_model_constants_match_the_code(sentence: str, actual: str) -> None:
     """GIVEN a number stated in the document WHEN compared with the model's constant THEN they agree."""
-    from ardupilot_methodic_configurator.plugins import data_model_rc_receiver as model
+    from amc_rc_receiver.plugins import data_model_rc_receiver as model
 
     text = DOC.read_text(encoding="utf-8")
     assert sentence in text
@@ -60,8 +60,8 @@ def test_the_documented_model_constants_match_the_code(sentence: str, actual: st
 
 def test_the_documented_ack_timeout_and_plugin_name_match_the_code() -> None:
     """GIVEN the ACK timeout and plugin name in the document WHEN compared THEN they match the code."""
-    from ardupilot_methodic_configurator.backend_flightcontroller_commands import CommandManager
-    from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+    from amc_rc_receiver.backend_flightcontroller_commands import CommandManager
+    from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 
     text = DOC.read_text(encoding="utf-8")
     assert f"timed out after {CommandManager.DEFAULT_ACK_TIMEOUT_S} s" in text

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import (
+from amc_rc_receiver.backend_flightcontroller import (
     GCS_COMPONENT_ID,
     GCS_SYSTEM_ID,
     RC_RECEIVER_MESSAGE_IDS,
@@ -30,7 +30,7 @@ from ardupilot_methodic_configurator.backend_flightcontroller import (
     FlightController,
     parse_device,
 )
-from ardupilot_methodic_configurator.backend_flightcontroller_commands import CommandOutcome
+from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.backend_flightcontroller_commands import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.backend_flightcontroller_commands import (
     CommandManager,
     CommandOutcome,
     PendingCommand,

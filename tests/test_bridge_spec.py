@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
+from amc_rc_receiver.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
 
 
 def test_a_full_bridge_value_gives_protocol_listen_and_target() -> None:

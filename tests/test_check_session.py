@@ -7,9 +7,9 @@ from __future__ import annotations
 import socket
 import time
 
-from ardupilot_methodic_configurator.bridge_spec import parse_bridge_spec
-from ardupilot_methodic_configurator.check_session import CheckSession, demo_receiver_rssi
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import encode_servo_packet
+from amc_rc_receiver.bridge_spec import parse_bridge_spec
+from amc_rc_receiver.check_session import CheckSession, demo_receiver_rssi
+from amc_rc_receiver.sim_bridge.ardupilot_json import encode_servo_packet
 
 
 def test_a_user_bridge_relays_and_is_monitored() -> None:

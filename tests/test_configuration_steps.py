@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from ardupilot_methodic_configurator.configuration_steps import (
+from amc_rc_receiver.configuration_steps import (
     ConfigurationStepsError,
     StepPlugin,
     available_vehicles,
@@ -22,8 +22,8 @@ from ardupilot_methodic_configurator.configuration_steps import (
     parse_configuration_steps,
     plugin_for_step,
 )
-from ardupilot_methodic_configurator.plugins import plugin_factory
-from ardupilot_methodic_configurator.plugins.plugin_constants import (
+from amc_rc_receiver.plugins import plugin_factory
+from amc_rc_receiver.plugins.plugin_constants import (
     KNOWN_PLUGINS,
     PLUGIN_PLACEMENTS,
     PLUGIN_RC_RECEIVER,
@@ -34,7 +34,7 @@ VEHICLES = ("ArduCopter", "ArduPlane", "Heli", "Rover")
 
 
 def _raw(vehicle: str) -> dict[str, Any]:
-    path = resources.files("ardupilot_methodic_configurator") / "configuration_steps"
+    path = resources.files("amc_rc_receiver") / "configuration_steps"
     document: dict[str, Any] = json.loads((path / f"configuration_steps_{vehicle}.json").read_text("utf-8"))
     return document
 
@@ -122,7 +122,7 @@ def test_every_plugin_named_in_the_steps_is_registered_after_plugin_registration
     WHEN it has run
     THEN every plugin named by any bundled step file is registered (and was not before).
     """
-    from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import (
+    from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
         register_rc_receiver_plugin,
     )
 

@@ -10,16 +10,16 @@ from dataclasses import replace
 
 import pytest
 
-from ardupilot_methodic_configurator.frontend_tkinter_sim_bridge import (
+from amc_rc_receiver.frontend_tkinter_sim_bridge import (
     COLUMNS,
     BridgePanel,
     direction_item_id,
     link_item_id,
 )
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import encode_servo_packet
-from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor
-from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
-from ardupilot_methodic_configurator.sim_bridge.snapshot import (
+from amc_rc_receiver.sim_bridge.ardupilot_json import encode_servo_packet
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
     DirectionSnapshot,

@@ -23,8 +23,8 @@ from babel.messages.pofile import read_po, write_po
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ardupilot_methodic_configurator as pkg
-from ardupilot_methodic_configurator.i18n_runtime import (
+import amc_rc_receiver as pkg
+from amc_rc_receiver.i18n_runtime import (
     PoSyntaxError,
     compile_po,
     ensure_compiled,

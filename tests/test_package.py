@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import ardupilot_methodic_configurator as pkg
+import amc_rc_receiver as pkg
 
 
 def test_package_exposes_a_semantic_version() -> None:

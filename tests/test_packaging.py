@@ -40,7 +40,7 @@ def test_the_wheel_ships_package_data_licence_and_compiled_catalogs(tmp_path: Pa
     assert result.returncode == 0, result.stderr
     (wheel,) = wheels.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    package = "ardupilot_methodic_configurator"
+    package = "amc_rc_receiver"
     for vehicle in ("ArduCopter", "ArduPlane", "Heli", "Rover"):
         assert f"{package}/configuration_steps/configuration_steps_{vehicle}.json" in names
     assert f"{package}/configuration_steps/configuration_steps_schema.json" in names

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.param_file import (
+from amc_rc_receiver.param_file import (
     MAX_REPORTED_PROBLEMS,
     ParamEntry,
     ParamFileError,

@@ -16,16 +16,16 @@ from tkinter import ttk
 
 import pytest
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.configuration_steps import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.configuration_steps import (
     ConfigurationStep,
     StepPlugin,
     load_configuration_steps,
 )
-from ardupilot_methodic_configurator.plugin_host import PluginHost, ViewState
-from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ardupilot_methodic_configurator.plugins.plugin_factory import PluginFactory
-from ardupilot_methodic_configurator.plugins.plugin_protocol import PluginModelContext
+from amc_rc_receiver.plugin_host import PluginHost, ViewState
+from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+from amc_rc_receiver.plugins.plugin_factory import PluginFactory
+from amc_rc_receiver.plugins.plugin_protocol import PluginModelContext
 
 RECEIVER_STEP = "06_remote_controller_receiver.param"
 
@@ -548,8 +548,8 @@ def test_the_real_receiver_plugin_runs_left_of_the_table_and_survives_a_file_bro
     THEN its polling timer runs, stops while the browser is open, runs again in the same view,
     and is cancelled when the view is destroyed.
     """
-    from ardupilot_methodic_configurator.plugins import plugin_factory as default_registry
-    from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import (
+    from amc_rc_receiver.plugins import plugin_factory as default_registry
+    from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
         RCReceiverView,
         register_rc_receiver_plugin,
     )

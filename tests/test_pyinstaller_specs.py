@@ -24,7 +24,7 @@ pytest.importorskip("PyInstaller", reason="PyInstaller is in the project's [buil
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_DIR = ROOT / "pyinstaller"
-PACKAGE = "ardupilot_methodic_configurator"
+PACKAGE = "amc_rc_receiver"
 PACKAGE_DIR = ROOT / PACKAGE
 LAUNCHER = SPEC_DIR / "launch_amc_rc_receiver.py"
 SPECS = {

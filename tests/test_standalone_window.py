@@ -20,17 +20,17 @@ from pathlib import Path
 import pytest
 from pytest_mock import MockerFixture
 
-from ardupilot_methodic_configurator.bridge_spec import BridgeSpec
-from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession
-from ardupilot_methodic_configurator.frontend_tkinter_connection_bar import (
+from amc_rc_receiver.bridge_spec import BridgeSpec
+from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.frontend_tkinter_connection_bar import (
     COMMON_ADDRESSES,
     ConnectionState,
     demo_choice_text,
 )
-from ardupilot_methodic_configurator.param_file import read_example_receiver_params
-from ardupilot_methodic_configurator.plugin_host import ViewState
-from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from ardupilot_methodic_configurator.standalone_window import StandaloneWindow, run_window
+from amc_rc_receiver.param_file import read_example_receiver_params
+from amc_rc_receiver.plugin_host import ViewState
+from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
+from amc_rc_receiver.standalone_window import StandaloneWindow, run_window
 
 DEADLINE_S = 15.0
 FAKE_PORT = "/dev/ttyACM-test"

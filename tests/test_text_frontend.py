@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import io
 
-from ardupilot_methodic_configurator.plugins.rc_receiver_state import (
+from amc_rc_receiver.plugins.rc_receiver_state import (
     ChannelReading,
     FailsafeStatus,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     RCReceiverState,
 )
-from ardupilot_methodic_configurator.sim_bridge.snapshot import (
+from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
     DirectionSnapshot,
     LinkSnapshot,
 )
-from ardupilot_methodic_configurator.text_frontend import (
+from amc_rc_receiver.text_frontend import (
     TextFrontEnd,
     describe_events,
     format_bridge_summary,

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ardupilot_methodic_configurator as pkg
+import amc_rc_receiver as pkg
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("de", "zh_CN")

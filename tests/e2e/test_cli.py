@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from ardupilot_methodic_configurator import __version__
+from amc_rc_receiver import __version__
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +20,7 @@ def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]
     env = dict(os.environ)
     env.pop("DISPLAY", None)
     return subprocess.run(
-        [sys.executable, "-m", "ardupilot_methodic_configurator", *args],
+        [sys.executable, "-m", "amc_rc_receiver", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

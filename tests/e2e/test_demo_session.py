@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from ardupilot_methodic_configurator.check_session import DEMO_DEVICE, CheckSession
-from ardupilot_methodic_configurator.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
 
 pytestmark = pytest.mark.slow
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     RCReceiverDataModel,
     RCReceiverState,
 )

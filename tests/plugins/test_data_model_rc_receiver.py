@@ -11,7 +11,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from pytest_mock import MockerFixture
 
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     MAX_MESSAGES_PER_POLL,
     ChannelReading,
     FailsafeStatus,
@@ -422,8 +422,8 @@ def test_a_model_over_a_never_connected_flight_controller_reports_no_connection(
     WHEN a model over it polls
     THEN the poll returns a snapshot saying there is no connection, with nothing live.
     """
-    from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-    from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import RCReceiverDataModel
+    from amc_rc_receiver.backend_flightcontroller import FlightController
+    from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 
     model = RCReceiverDataModel(FlightController(), clock=lambda: 5.0)
     model.activate()

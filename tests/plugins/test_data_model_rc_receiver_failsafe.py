@@ -12,7 +12,7 @@ import serial
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from pytest_mock import MockerFixture
 
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     STALE_AFTER_S,
     FailsafeStatus,
     RCReceiverState,

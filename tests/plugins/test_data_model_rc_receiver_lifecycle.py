@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     FailsafeStatus,
     IntervalRequestOutcome,
     RCReceiverState,

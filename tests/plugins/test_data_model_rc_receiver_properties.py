@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import (
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
     MAX_MESSAGES_PER_POLL,
     FailsafeStatus,
     RCReceiverState,

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.plugins.rc_receiver_history import FailsafeHistory
-from ardupilot_methodic_configurator.plugins.rc_receiver_rate_meter import RateMeter
-from ardupilot_methodic_configurator.plugins.rc_receiver_rules import (
+from amc_rc_receiver.plugins.rc_receiver_history import FailsafeHistory
+from amc_rc_receiver.plugins.rc_receiver_rate_meter import RateMeter
+from amc_rc_receiver.plugins.rc_receiver_rules import (
     RC_RECEIVER_SENSOR_BIT,
     channel_readings,
     is_selected_source,
     receiver_status,
     rssi_reading,
 )
-from ardupilot_methodic_configurator.plugins.rc_receiver_state import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.plugins import plugin_factory
-from ardupilot_methodic_configurator.plugins.data_model_rc_receiver import RCReceiverDataModel
-from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.plugins import plugin_factory
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
     COLOUR_BAD,
     COLOUR_GOOD,
     COLOUR_UNKNOWN,
@@ -29,13 +29,13 @@ from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import
     _create_rc_receiver_view,
     register_rc_receiver_plugin,
 )
-from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ardupilot_methodic_configurator.plugins.plugin_protocol import (
+from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+from amc_rc_receiver.plugins.plugin_protocol import (
     PluginModelContext,
     is_plugin_view,
     supports_suspend,
 )
-from ardupilot_methodic_configurator.plugins.rc_receiver_state import (
+from amc_rc_receiver.plugins.rc_receiver_state import (
     ChannelReading,
     FailsafeStatus,
     IntervalRequestOutcome,

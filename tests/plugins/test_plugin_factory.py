@@ -17,23 +17,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.configuration_steps import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.configuration_steps import (
     ConfigurationStep,
     ConfigurationSteps,
     StepPlugin,
     available_vehicles,
     load_configuration_steps,
 )
-from ardupilot_methodic_configurator.plugins import plugin_factory as factory_module
-from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ardupilot_methodic_configurator.plugins.plugin_factory import (
+from amc_rc_receiver.plugins import plugin_factory as factory_module
+from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+from amc_rc_receiver.plugins.plugin_factory import (
     PluginError,
     PluginFactory,
     PluginRegistrationError,
     UnknownPluginError,
 )
-from ardupilot_methodic_configurator.plugins.plugin_protocol import PluginModelContext, is_plugin_view
+from amc_rc_receiver.plugins.plugin_protocol import PluginModelContext, is_plugin_view
 
 
 class LifecycleFrame(ttk.Frame):

@@ -16,15 +16,15 @@ import tkinter as tk
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.configuration_steps import load_configuration_steps
-from ardupilot_methodic_configurator.plugin_host import PluginHost
-from ardupilot_methodic_configurator.plugins.frontend_tkinter_rc_receiver import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.configuration_steps import load_configuration_steps
+from amc_rc_receiver.plugin_host import PluginHost
+from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
     RCReceiverView,
     register_rc_receiver_plugin,
 )
-from ardupilot_methodic_configurator.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ardupilot_methodic_configurator.plugins.plugin_factory import plugin_factory
+from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
+from amc_rc_receiver.plugins.plugin_factory import plugin_factory
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge import ardupilot_json
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import FdmState, ServoPacket
-from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge import ardupilot_json
+from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState, ServoPacket
+from amc_rc_receiver.sim_bridge.errors import CodecError
 
 PWM16 = tuple(range(1000, 1016))
 PWM32 = tuple(range(1100, 1132))

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.backend_flightcontroller_commands import CommandOutcome
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import (
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome
+from amc_rc_receiver.sim_bridge.ardupilot_json import (
     MAGIC_16,
     decode_servo_packet,
     decode_state,
 )
-from ardupilot_methodic_configurator.sim_bridge.demo import DemoSystem
-from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor
-from ardupilot_methodic_configurator.sim_bridge.snapshot import Direction
+from amc_rc_receiver.sim_bridge.demo import DemoSystem
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.snapshot import Direction
 
 DEADLINE_S = 10.0
 RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import (
+from amc_rc_receiver.sim_bridge.ardupilot_json import (
     FdmState,
     decode_servo_packet,
     encode_state,
 )
-from ardupilot_methodic_configurator.sim_bridge.demo_vehicle import (
+from amc_rc_receiver.sim_bridge.demo_vehicle import (
     RADIO_FAILSAFE_CLEARED_TEXT,
     RADIO_FAILSAFE_TEXT,
     RC_RECEIVER_BIT,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge.detect import (
+from amc_rc_receiver.sim_bridge.detect import (
     detect_protocol,
     is_rflysim_packet,
     is_servo_packet,

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge import ardupilot_json
-from ardupilot_methodic_configurator.sim_bridge.monitor import BridgeMonitor, RateWindow
-from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
-from ardupilot_methodic_configurator.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
+from amc_rc_receiver.sim_bridge import ardupilot_json
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor, RateWindow
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive
 
 

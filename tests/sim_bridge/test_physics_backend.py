@@ -15,19 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge.ardupilot_json import (
+from amc_rc_receiver.sim_bridge.ardupilot_json import (
     FdmState,
     decode_state,
     encode_servo_packet,
 )
-from ardupilot_methodic_configurator.sim_bridge.demo_transmitter import (
+from amc_rc_receiver.sim_bridge.demo_transmitter import (
     PWM_MAX,
     PWM_MIN,
     SWITCH_HIGH,
     SWITCH_LOW,
     Transmitter,
 )
-from ardupilot_methodic_configurator.sim_bridge.physics_backend import (
+from amc_rc_receiver.sim_bridge.physics_backend import (
     STANDARD_GRAVITY,
     FrameStepper,
     PhysicsBackend,

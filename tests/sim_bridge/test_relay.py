@@ -18,14 +18,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge.capture_ring import CaptureRecord, CaptureRing
-from ardupilot_methodic_configurator.sim_bridge.relay import (
+from amc_rc_receiver.sim_bridge.capture_ring import CaptureRecord, CaptureRing
+from amc_rc_receiver.sim_bridge.relay import (
     RelayConfig,
     RelayError,
     UdpRelay,
     format_address,
 )
-from ardupilot_methodic_configurator.sim_bridge.snapshot import Direction
+from amc_rc_receiver.sim_bridge.snapshot import Direction
 from tests.support.udp import (
     DEADLINE_S,
     LOOPBACK,

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge import rflysim
-from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
-from ardupilot_methodic_configurator.sim_bridge.rflysim import NetDataShort, SilIntFloat, TrueState
+from amc_rc_receiver.sim_bridge import rflysim
+from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.rflysim import NetDataShort, SilIntFloat, TrueState
 
 INTS = (0x0103, 3, 0, 0, 0, 0, 401541234, 1162591234)
 FLOATS = tuple(float(i) * 0.5 for i in range(20))

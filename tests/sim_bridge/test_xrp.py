@@ -17,9 +17,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from ardupilot_methodic_configurator.sim_bridge import xrp
-from ardupilot_methodic_configurator.sim_bridge.errors import CodecError
-from ardupilot_methodic_configurator.sim_bridge.xrp import (
+from amc_rc_receiver.sim_bridge import xrp
+from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.xrp import (
     AccelBlock,
     AnalogBlock,
     DioBlock,

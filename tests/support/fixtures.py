@@ -18,8 +18,8 @@ from typing import Any, Protocol, TypeVar
 
 import pytest
 
-from ardupilot_methodic_configurator.backend_flightcontroller import FlightController
-from ardupilot_methodic_configurator.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import tk_root
 from tests.support.udp import udp_socket

@@ -1,0 +1,158 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Entry point of `amc-rc-receiver`: plugin registration, command line, front-end choice.
+
+Plugins are registered independently at start-up (as the methodic configurator does), so a
+failing plugin import is reported instead of preventing the program from starting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from amc_rc_receiver import _, __version__, install_language
+from amc_rc_receiver.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
+
+
+def register_plugins() -> list[str]:
+    """Import and register every plugin; returns readable errors for those that failed."""
+    errors: list[str] = []
+    try:
+        from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (  # noqa: PLC0415
+            register_rc_receiver_plugin,
+        )
+
+        register_rc_receiver_plugin()
+    except Exception as error:
+        errors.append(_("The RC receiver plugin could not be loaded: {error}").format(error=error))
+    return errors
+
+
+def _bridge_argument(text: str) -> BridgeSpec:
+    try:
+        return parse_bridge_spec(text)
+    except BridgeSpecError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(_("seconds must not be negative"))
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="amc-rc-receiver",
+        description=_(
+            "Check an RC receiver on an ArduPilot vehicle: channels, RSSI, receiver presence "
+            "and RC failsafe, with live simulator-bridge traffic beside it."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"amc-rc-receiver {__version__}")
+    parser.add_argument(
+        "--device",
+        help=_("MAVLink connection: a serial port, tcp:HOST:PORT, udpin:HOST:PORT, udpout:HOST:PORT"),
+    )
+    parser.add_argument("--baudrate", type=int, default=115200, help=_("serial baud rate (default 115200)"))
+    parser.add_argument("--demo", action="store_true", help=_("use the embedded simulated vehicle"))
+    parser.add_argument("--text", action="store_true", help=_("terminal view instead of the window"))
+    parser.add_argument(
+        "--duration", type=_positive_seconds, help=_("exit after this many seconds (for scripts)")
+    )
+    parser.add_argument(
+        "--bridge",
+        type=_bridge_argument,
+        action="append",
+        default=[],
+        metavar="PROTOCOL,LISTEN[,TARGET]",
+        help=_(
+            "relay and decode a simulator link, e.g. ardupilot-json,127.0.0.1:9002,127.0.0.1:9012 "
+            "(protocols: ardupilot-json, rflysim, xrp, auto; no target = listen only); repeatable"
+        ),
+    )
+    parser.add_argument(
+        "--transmitter-off-after",
+        type=_positive_seconds,
+        help=_("demo: switch the simulated transmitter off after this many seconds"),
+    )
+    parser.add_argument(
+        "--transmitter-off-for",
+        type=_positive_seconds,
+        default=1.5,
+        help=_("demo: switch it back on after this many seconds off (default 1.5)"),
+    )
+    parser.add_argument("--language", help=_("user-interface language, e.g. de or zh_CN"))
+    return parser
+
+
+def _display_available() -> bool:
+    if sys.platform.startswith(("win", "darwin")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # The language must be bound before the parser builds its translated help texts.
+    raw = list(sys.argv[1:] if argv is None else argv)
+    language_parser = argparse.ArgumentParser(add_help=False)
+    language_parser.add_argument("--language")
+    known, _rest = language_parser.parse_known_args(raw)
+    if known.language and not install_language(known.language):
+        print(
+            _("No translation for {language!r}; continuing in English.").format(language=known.language),
+            file=sys.stderr,
+        )
+    args = build_parser().parse_args(raw)
+    if args.demo and args.device:
+        print(_("Use either --demo or --device, not both."), file=sys.stderr)
+        return 2
+    for error in register_plugins():
+        print(error, file=sys.stderr)
+
+    use_text = args.text
+    if not use_text and not _display_available():
+        print(_("No graphical display is available; showing the terminal view instead."), file=sys.stderr)
+        use_text = True
+    if use_text:
+        return _run_text(args)
+    from amc_rc_receiver.standalone_window import run_window  # noqa: PLC0415
+
+    return run_window(
+        device=args.device,
+        baudrate=args.baudrate,
+        demo=args.demo,
+        bridges=args.bridge,
+        duration=args.duration,
+        transmitter_off_after=args.transmitter_off_after,
+        transmitter_off_for=args.transmitter_off_for,
+    )
+
+
+def _run_text(args: argparse.Namespace) -> int:
+    from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: PLC0415
+    from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session  # noqa: PLC0415
+
+    session = CheckSession()
+    try:
+        return run_text_session(
+            session,
+            device=DEMO_DEVICE if args.demo else args.device,
+            baudrate=args.baudrate,
+            bridges=args.bridge,
+            duration=args.duration,
+            schedule=TransmitterSchedule(args.transmitter_off_after, args.transmitter_off_for),
+        )
+    finally:
+        session.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

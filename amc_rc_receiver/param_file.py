@@ -1,0 +1,147 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Read-only parser for ArduPilot ``.param`` files (``NAME,VALUE  # comment`` per line).
+
+The whole file is checked before anything is returned: every bad line is collected and
+reported together, naming the file and line, so the user can fix them in one pass.  This
+tool only shows parameters next to the receiver check; it never writes a parameter file.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from amc_rc_receiver import _
+
+_PACKAGE = "amc_rc_receiver"
+EXAMPLE_RECEIVER_PARAM_FILE = "06_remote_controller_receiver.param"
+# ArduPilot parameter names are upper case, start with a letter and are at most 16 characters.
+PARAM_NAME_MAX_LENGTH = 16
+_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
+# Name and value are separated by a comma (Mission Planner, the methodic configurator) or by
+# white space (MAVProxy, QGroundControl exports without the vehicle columns).
+_LINE = re.compile(r"^(?P<name>[^\s,]+)\s*(?:,|\s)\s*(?P<value>[^\s,]+)$")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+# A file with thousands of broken lines is not a parameter file; the first few say so.
+MAX_REPORTED_PROBLEMS = 10
+
+
+@dataclass(frozen=True)
+class ParamEntry:
+    """One parameter line: ``comment`` is the text after ``#`` (``None`` without one)."""
+
+    name: str
+    value: float
+    comment: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ParamLineProblem:
+    """What is wrong on one line (1-based ``line``)."""
+
+    line: int
+    reason: str
+
+
+class ParamFileError(ValueError):
+    """A ``.param`` file could not be read or has bad lines; ``problems`` lists every bad line."""
+
+    def __init__(
+        self, source: str, problems: tuple[ParamLineProblem, ...] = (), reason: str | None = None
+    ) -> None:
+        self.source = source
+        self.problems = problems
+        parts = [] if reason is None else [_("{source}: {reason}").format(source=source, reason=reason)]
+        parts += [
+            _("{source} line {line}: {reason}").format(
+                source=source, line=problem.line, reason=problem.reason
+            )
+            for problem in problems[:MAX_REPORTED_PROBLEMS]
+        ]
+        if len(problems) > MAX_REPORTED_PROBLEMS:
+            parts.append(
+                _("{source}: and {count} more bad lines").format(
+                    source=source, count=len(problems) - MAX_REPORTED_PROBLEMS
+                )
+            )
+        super().__init__("\n".join(parts))
+
+
+def read_param_file(path: str | os.PathLike[str]) -> tuple[ParamEntry, ...]:
+    """Parse the ``.param`` file at ``path``; raise :class:`ParamFileError` naming file and lines."""
+    source = os.fspath(path)
+    try:
+        with open(source, encoding="utf-8-sig") as stream:
+            text = stream.read()
+    except UnicodeDecodeError as exc:
+        raise ParamFileError(
+            source, reason=_("is not UTF-8 text (byte {offset})").format(offset=exc.start)
+        ) from exc
+    except OSError as exc:
+        raise ParamFileError(
+            source, reason=_("cannot be read: {error}").format(error=exc.strerror or exc)
+        ) from exc
+    return parse_param_text(text, source)
+
+
+def read_example_receiver_params() -> tuple[ParamEntry, ...]:
+    """The receiver-step example shipped with the package."""
+    resource = resources.files(_PACKAGE) / "data" / EXAMPLE_RECEIVER_PARAM_FILE
+    return parse_param_text(resource.read_text(encoding="utf-8-sig"), EXAMPLE_RECEIVER_PARAM_FILE)
+
+
+def parse_param_text(text: str, source: str) -> tuple[ParamEntry, ...]:
+    """Parse ``.param`` text; ``source`` names it in error messages."""
+    entries: list[ParamEntry] = []
+    problems: list[ParamLineProblem] = []
+    first_line_of: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content, _hash, comment_text = raw.partition("#")
+        content = content.strip()
+        if not content:
+            continue
+        comment = comment_text.strip() if _hash else None
+        entry_or_reason = _parse_line(content, comment, number)
+        if isinstance(entry_or_reason, str):
+            problems.append(ParamLineProblem(number, entry_or_reason))
+            continue
+        if entry_or_reason.name in first_line_of:
+            problems.append(
+                ParamLineProblem(
+                    number,
+                    _("{name} is already set on line {first}").format(
+                        name=entry_or_reason.name, first=first_line_of[entry_or_reason.name]
+                    ),
+                )
+            )
+            continue
+        first_line_of[entry_or_reason.name] = number
+        entries.append(entry_or_reason)
+    if problems:
+        raise ParamFileError(source, tuple(problems))
+    return tuple(entries)
+
+
+def _parse_line(content: str, comment: str | None, number: int) -> ParamEntry | str:
+    """The entry on one non-empty line, or the reason it is not one."""
+    match = _LINE.match(content)
+    if match is None:
+        if not any(separator in content for separator in (",", " ", "\t")):
+            return _("'{text}' has no value; expected NAME,VALUE").format(text=content)
+        return _("'{text}' is not of the form NAME,VALUE").format(text=content)
+    name, value_text = match.group("name"), match.group("value")
+    if not _NAME.match(name):
+        return _("'{name}' is not a parameter name (upper-case letters, digits and _)").format(name=name)
+    if len(name) > PARAM_NAME_MAX_LENGTH:
+        return _("'{name}' is longer than {limit} characters").format(name=name, limit=PARAM_NAME_MAX_LENGTH)
+    if not _NUMBER.match(value_text):
+        return _("the value of {name}, '{value}', is not a number").format(name=name, value=value_text)
+    value = float(value_text)
+    if not math.isfinite(value):
+        return _("the value of {name}, '{value}', is out of range").format(name=name, value=value_text)
+    return ParamEntry(name=name, value=value, comment=comment or None, line=number)

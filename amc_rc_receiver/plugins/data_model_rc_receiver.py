@@ -1,0 +1,405 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Data model of the RC receiver check: reads the shared MAVLink connection and builds snapshots.
+
+Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()`, hands
+every one of them to the facade (command-ACK matching) and keeps only the latest RC_CHANNELS and
+SYS_STATUS of the selected flight controller.  The rules that interpret fields live in
+`rc_receiver_rules`; this module owns time (freshness, rates, failsafe history), the stream
+requests and the connection lifecycle, and never lets an exception reach the caller.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome, PendingCommand
+
+from .. import _
+from .rc_receiver_history import FailsafeHistory
+from .rc_receiver_rate_meter import RateMeter
+from .rc_receiver_rules import (
+    ReceiverStatus,
+    channel_readings,
+    is_selected_source,
+    receiver_status,
+    rssi_reading,
+)
+from .rc_receiver_state import (
+    ChannelReading,
+    FailsafeStatus,
+    IntervalRequestOutcome,
+    IntervalRequestStatus,
+    RCReceiverState,
+)
+
+__all__ = [
+    "ChannelReading",
+    "FailsafeStatus",
+    "IntervalRequestOutcome",
+    "IntervalRequestStatus",
+    "RCReceiverDataModel",
+    "RCReceiverFlightController",
+    "RCReceiverState",
+]
+
+MAX_MESSAGES_PER_POLL = 50
+STALE_AFTER_S = 3.0
+RATE_WINDOW_S = 2.0
+# 5 Hz: fast enough to see sticks move and failsafe flip, light enough for a telemetry radio.
+REQUESTED_INTERVAL_US = 200_000
+
+RC_CHANNELS_ID = 65
+SYS_STATUS_ID = 1
+_STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
+
+_OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
+    CommandOutcome.PENDING: IntervalRequestOutcome.PENDING,
+    CommandOutcome.ACCEPTED: IntervalRequestOutcome.ACCEPTED,
+    CommandOutcome.REJECTED: IntervalRequestOutcome.REJECTED,
+    CommandOutcome.TIMED_OUT: IntervalRequestOutcome.NO_ANSWER,
+    CommandOutcome.SEND_FAILED: IntervalRequestOutcome.SEND_FAILED,
+}
+
+
+class RCReceiverFlightController(Protocol):
+    """The part of the `FlightController` facade this model relies on."""
+
+    @property
+    def master(self) -> Any: ...
+
+    @property
+    def connection_generation(self) -> int: ...
+
+    @property
+    def target_system(self) -> int | None: ...
+
+    @property
+    def target_component(self) -> int | None: ...
+
+    def handle_message(self, msg: Any) -> None: ...
+
+    def expire_commands(self) -> None: ...
+
+    def request_rc_receiver_messages(
+        self, interval_us: int = REQUESTED_INTERVAL_US
+    ) -> tuple[PendingCommand, PendingCommand]: ...
+
+    def restore_rc_receiver_message_intervals(self) -> tuple[PendingCommand, ...]: ...
+
+
+@dataclass(frozen=True)
+class _ChannelsSample:
+    channels: tuple[ChannelReading, ...]
+    rssi: int | None
+    chancount: int
+    received_at: float
+
+
+@dataclass(frozen=True)
+class _StatusSample:
+    status: ReceiverStatus
+    received_at: float
+
+
+def _message_type(msg: Any) -> str:
+    return str(msg.get_type())
+
+
+def _message_source(msg: Any) -> tuple[int, int]:
+    return int(msg.get_srcSystem()), int(msg.get_srcComponent())
+
+
+def _channels_sample(msg: Any, now: float) -> _ChannelsSample:
+    chancount = int(msg.chancount)
+    raw = [int(getattr(msg, f"chan{number}_raw")) for number in range(1, 6)]
+    return _ChannelsSample(channel_readings(chancount, raw), rssi_reading(int(msg.rssi)), chancount, now)
+
+
+def _status_sample(msg: Any, now: float) -> _StatusSample:
+    status = receiver_status(
+        int(msg.onboard_control_sensors_present),
+        int(msg.onboard_control_sensors_enabled),
+        int(msg.onboard_control_sensors_health),
+    )
+    return _StatusSample(status, now)
+
+
+def _not_requested() -> tuple[IntervalRequestStatus, ...]:
+    return tuple(
+        IntervalRequestStatus(name, message_id, REQUESTED_INTERVAL_US) for message_id, name in _STREAMS
+    )
+
+
+def _request_status(command: PendingCommand) -> IntervalRequestStatus:
+    message_id = int(command.params[0]) if command.params else -1
+    interval_us = int(command.params[1]) if len(command.params) > 1 else REQUESTED_INTERVAL_US
+    name = dict(_STREAMS).get(message_id, str(message_id))
+    outcome = _OUTCOMES.get(command.outcome, IntervalRequestOutcome.PENDING)
+    if outcome is IntervalRequestOutcome.REJECTED:
+        reason = command.result_name
+    elif outcome is IntervalRequestOutcome.SEND_FAILED:
+        reason = command.error
+    elif outcome is IntervalRequestOutcome.NO_ANSWER:
+        reason = command.error or _("The flight controller did not answer the request.")
+    else:
+        reason = None
+    return IntervalRequestStatus(name, message_id, interval_us, outcome, reason)
+
+
+def _describe_transport_error(error: BaseException) -> str:
+    detail = str(error) or type(error).__name__
+    if isinstance(error, OSError):  # serial.SerialException is an OSError too
+        return _("Lost the connection to the flight controller: {detail}").format(detail=detail)
+    return _("Could not read from the flight controller: {detail}").format(detail=detail)
+
+
+class RCReceiverDataModel:
+    """Turns the selected flight controller's telemetry into `RCReceiverState` snapshots."""
+
+    def __init__(
+        self, flight_controller: RCReceiverFlightController, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._fc = flight_controller
+        self._clock = clock
+        now = clock()
+        self._generation = self._read_generation()
+        self._active = False
+        # Generation on which the current activation requested the streams; None = not yet.
+        self._requested_generation: int | None = None
+        self._requests: tuple[PendingCommand, ...] = ()
+        # A message read only to learn that more were waiting; processed first by the next poll.
+        self._carried: Any = None
+        self._channels: _ChannelsSample | None = None
+        self._status: _StatusSample | None = None
+        self._history = FailsafeHistory(now)
+        self._channels_rate = RateMeter(RATE_WINDOW_S)
+        self._status_rate = RateMeter(RATE_WINDOW_S)
+        self._link_error: str | None = None
+        self._backlog = False
+        self._messages_read = 0
+        self._messages_read_total = 0
+        self._foreign_telemetry_total = 0
+        self._state = self._build_state(now)
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def state(self) -> RCReceiverState:
+        """The snapshot built by the last `poll()` (or lifecycle call)."""
+        return self._state
+
+    @property
+    def active(self) -> bool:
+        return self._active
+
+    @property
+    def messages_read_last_poll(self) -> int:
+        """How many messages the last `poll()` consumed (never more than 50)."""
+        return self._messages_read
+
+    @property
+    def messages_read_total(self) -> int:
+        """How many messages all polls together consumed (diagnostics)."""
+        return self._messages_read_total
+
+    @property
+    def foreign_telemetry_total(self) -> int:
+        """RC_CHANNELS / SYS_STATUS messages ignored because another system or component sent them."""
+        return self._foreign_telemetry_total
+
+    def activate(self) -> None:
+        """Start checking: the next poll requests RC_CHANNELS and SYS_STATUS streams.
+
+        Idempotent: activating an active model requests nothing more.
+        """
+        if self._active:
+            return
+        self._active = True
+        self._requested_generation = None
+        self._state = self._safe_build_state()
+
+    def deactivate(self) -> None:
+        """Stop checking: restore default stream rates on this connection, drop live readings.
+
+        The failsafe evidence of the current test is kept.  Never raises.
+        """
+        self._active = False
+        self._requested_generation = None
+        try:
+            self._forward_carried_message()
+            self._fc.restore_rc_receiver_message_intervals()
+        except Exception as error:  # shutting down must never crash the caller
+            self._link_error = _describe_transport_error(error)
+        self._invalidate_readings()
+        self._state = self._safe_build_state()
+
+    def reset_test(self) -> None:
+        """Start a fresh failsafe test: forget the evidence gathered so far."""
+        self._history.restart(self._now())
+        self._state = self._safe_build_state()
+
+    def poll(self) -> RCReceiverState:
+        """Read up to 50 waiting messages, update the readings and return a new snapshot.
+
+        Never blocks and never raises: problems are reported in `RCReceiverState.link_error`.
+        """
+        try:
+            now = self._now()
+            self._follow_connection(now)
+            self._request_streams_if_needed()
+            self._read_messages(now)
+            self._fc.expire_commands()
+        except Exception as error:  # a poll must never take the UI down
+            self._link_error = _describe_transport_error(error)
+            self._invalidate_readings()
+        self._state = self._safe_build_state()
+        return self._state
+
+    # ----------------------------------------------------------------- connection lifecycle
+
+    def _now(self) -> float:
+        return float(self._clock())
+
+    def _read_generation(self) -> int:
+        return int(self._fc.connection_generation)
+
+    def _follow_connection(self, now: float) -> None:
+        generation = self._read_generation()
+        if generation == self._generation:
+            return
+        # A different connection: nothing learnt on the previous one may leak into this test.
+        self._generation = generation
+        self._carried = None
+        self._requests = ()
+        self._requested_generation = None
+        self._link_error = None
+        self._invalidate_readings()
+        self._channels_rate.reset()
+        self._status_rate.reset()
+        self._history.restart(now)
+
+    def _request_streams_if_needed(self) -> None:
+        if not self._active or self._requested_generation == self._generation:
+            return
+        self._requested_generation = self._generation
+        self._requests = tuple(self._fc.request_rc_receiver_messages(REQUESTED_INTERVAL_US))
+
+    def _forward_carried_message(self) -> None:
+        if self._carried is not None:
+            carried, self._carried = self._carried, None
+            self._fc.handle_message(carried)
+
+    def _invalidate_readings(self) -> None:
+        self._channels = None
+        self._status = None
+        self._backlog = False
+
+    # ----------------------------------------------------------------- reading
+
+    def _read_messages(self, now: float) -> None:
+        self._messages_read = 0
+        self._backlog = False
+        master = self._fc.master
+        if master is None:
+            self._carried = None
+            self._link_error = _("Not connected to a flight controller.")
+            self._invalidate_readings()
+            return
+        target = (self._fc.target_system, self._fc.target_component)
+        latest_channels: Any = None
+        latest_status: Any = None
+        channels_count = 0
+        status_count = 0
+        try:
+            while self._messages_read < MAX_MESSAGES_PER_POLL:
+                msg = self._next_message(master)
+                if msg is None:
+                    break
+                self._messages_read += 1
+                self._fc.handle_message(msg)
+                kind = _message_type(msg)
+                if kind not in ("RC_CHANNELS", "SYS_STATUS"):
+                    continue
+                source_system, source_component = _message_source(msg)
+                if not is_selected_source(source_system, source_component, *target):
+                    self._foreign_telemetry_total += 1
+                    continue
+                if kind == "RC_CHANNELS":
+                    latest_channels = msg
+                    channels_count += 1
+                else:
+                    latest_status = msg
+                    status_count += 1
+                    # Every status counts as evidence, so a short failsafe between polls is not lost.
+                    self._history.record(_status_sample(msg, now).status.failsafe, now)
+            if self._messages_read == MAX_MESSAGES_PER_POLL:
+                # Read one more to learn whether more are waiting; keep it for the next poll.
+                self._carried = master.recv_msg()
+                self._backlog = self._carried is not None
+        finally:
+            # Whatever arrived before a transport error is still real and counted.
+            self._messages_read_total += self._messages_read
+            self._channels_rate.add(now, channels_count)
+            self._status_rate.add(now, status_count)
+        if latest_channels is not None:
+            self._channels = _channels_sample(latest_channels, now)
+            self._link_error = None
+        if latest_status is not None:
+            self._status = _status_sample(latest_status, now)
+            self._link_error = None
+
+    def _next_message(self, master: Any) -> Any:
+        if self._carried is not None:
+            carried, self._carried = self._carried, None
+            return carried
+        return master.recv_msg()
+
+    # ----------------------------------------------------------------- snapshot
+
+    def _safe_build_state(self) -> RCReceiverState:
+        try:
+            return self._build_state(self._now())
+        except Exception as error:  # keep the last good snapshot, say what went wrong
+            return replace(self._state, link_error=_describe_transport_error(error), active=self._active)
+
+    def _build_state(self, now: float) -> RCReceiverState:
+        channels = self._channels
+        status = self._status
+        channels_age = max(0.0, now - channels.received_at) if channels is not None else None
+        status_age = max(0.0, now - status.received_at) if status is not None else None
+        channels_live = channels is not None and channels_age is not None and channels_age < STALE_AFTER_S
+        status_live = status is not None and status_age is not None and status_age < STALE_AFTER_S
+        live_channels = channels if channels_live else None
+        live_status = status.status if status_live and status is not None else None
+        history = self._history
+        requests = tuple(_request_status(command) for command in self._requests) or _not_requested()
+        return RCReceiverState(
+            channels=live_channels.channels if live_channels else RCReceiverState().channels,
+            rssi=live_channels.rssi if live_channels else None,
+            receiver_present=live_status.present if live_status else None,
+            receiver_enabled=live_status.enabled if live_status else None,
+            failsafe=live_status.failsafe if live_status else FailsafeStatus.UNKNOWN,
+            failsafe_observed=history.failsafe_observed,
+            failsafe_observed_at=history.failsafe_observed_at,
+            recovery_observed=history.recovery_observed,
+            recovery_observed_at=history.recovery_observed_at,
+            link_error=self._link_error,
+            backlog=self._backlog,
+            rc_channels_rate_hz=self._channels_rate.rate_hz(now),
+            sys_status_rate_hz=self._status_rate.rate_hz(now),
+            interval_requests=requests,
+            rc_channels_live=channels_live,
+            sys_status_live=status_live,
+            rc_channels_age_s=channels_age,
+            sys_status_age_s=status_age,
+            chancount=live_channels.chancount if live_channels else None,
+            active=self._active,
+            connected=self._fc.master is not None,
+            connection_generation=self._generation,
+            test_started_at=history.test_started_at,
+            now=now,
+        )

@@ -1,0 +1,111 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The embedded demo: a simulated vehicle whose radio link runs through a UDP relay to a physics back end.
+
+The wiring mirrors a real ArduPilot SITL set-up with a JSON physics back end, with the relay
+spliced into the link (vehicle -> relay listen port -> back end, replies back the same way) so a
+bridge monitor sees real, decodable servo packets and JSON state.  This module only assembles
+and orders the parts; each part owns its own socket and thread.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from amc_rc_receiver.sim_bridge._service import StartStop
+from amc_rc_receiver.sim_bridge.demo_transmitter import Transmitter
+from amc_rc_receiver.sim_bridge.demo_vehicle import (
+    COPTER_DEFAULT_STREAM_HZ,
+    MAV_TYPE_QUADROTOR,
+    RC_FAILSAFE_TIMEOUT_S,
+    SimulatedVehicle,
+)
+from amc_rc_receiver.sim_bridge.physics_backend import PhysicsBackend
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+
+DEMO_RELAY_NAME = "SITL JSON (demo)"
+
+
+class DemoSystem(StartStop):
+    """Vehicle + relay + back end on 127.0.0.1 ephemeral ports; start once, stop any number of times.
+
+    Before ``start()`` the vehicle's ``device`` is already valid (its socket is bound), but nothing
+    answers until the parts run.  Start order is back end, relay, vehicle, so the first servo
+    packet already finds the whole path open; stop runs in reverse.
+    """
+
+    def __init__(
+        self,
+        *,
+        vehicle_type: int = MAV_TYPE_QUADROTOR,
+        default_stream_hz: float = COPTER_DEFAULT_STREAM_HZ,
+        rc_failsafe_timeout_s: float = RC_FAILSAFE_TIMEOUT_S,
+        servo_rate_hz: float = 50.0,
+        transmitter_on: bool = True,
+        rssi_source: Callable[[], int] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._transmitter = Transmitter(on=transmitter_on)
+        self._backend = PhysicsBackend(transmitter=self._transmitter)
+        try:
+            self._relay = UdpRelay(
+                RelayConfig(name=DEMO_RELAY_NAME, protocol="ardupilot-json", target=self._backend.address),
+                clock=clock,
+            )
+            self._vehicle = SimulatedVehicle(
+                vehicle_type=vehicle_type,
+                default_stream_hz=default_stream_hz,
+                rc_failsafe_timeout_s=rc_failsafe_timeout_s,
+                servo_rate_hz=servo_rate_hz,
+                rssi_source=rssi_source,
+                clock=clock,
+            )
+        except BaseException:
+            self._backend.stop()
+            raise
+        self._started = False
+
+    @property
+    def device(self) -> str:
+        """Connection string for FlightController.connect()."""
+        return self._vehicle.device
+
+    @property
+    def relays(self) -> tuple[UdpRelay, ...]:
+        """The relays to hand to a BridgeMonitor."""
+        return (self._relay,)
+
+    @property
+    def vehicle(self) -> SimulatedVehicle:
+        return self._vehicle
+
+    @property
+    def backend(self) -> PhysicsBackend:
+        return self._backend
+
+    @property
+    def transmitter_on(self) -> bool:
+        return self._transmitter.on
+
+    def set_transmitter_on(self, on: bool) -> None:
+        """Switch the simulated transmitter; safe from any thread (e.g. a Tk button callback)."""
+        self._transmitter.set_on(on)
+
+    def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        try:
+            self._backend.start()
+            self._relay.start()
+            self._vehicle.backend_address = self._relay.listen_address
+            self._vehicle.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        self._vehicle.stop()
+        self._relay.stop()
+        self._backend.stop()
