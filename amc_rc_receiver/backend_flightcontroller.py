@@ -1,7 +1,10 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""FlightController facade: owns the pymavlink connection, finds the ArduPilot vehicle on it and
-sends it commands without ever waiting for the answer.
+"""FlightController facade: owns the pymavlink connection and finds the ArduPilot vehicle on it.
+
+It offers the plugin what the methodic configurator 5.0.1's facade offers (`master`,
+`info.system_id` / `info.component_id` as strings, `fc_parameters`), and nothing the plugin could
+come to depend on beyond that: commands and their ACKs are the plugin's own business.
 
 `connect()` is the only blocking call: it opens the device, then reads one message at a time until
 the first ArduPilot vehicle HEARTBEAT, so it stops reading the moment the vehicle is found and
@@ -33,19 +36,10 @@ from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
 from amc_rc_receiver import _
-from amc_rc_receiver.backend_flightcontroller_commands import (
-    CommandManager,
-    PendingCommand,
-    describe_exception,
-)
+from amc_rc_receiver.plugins.rc_receiver_commands import describe_exception
 
 GCS_SYSTEM_ID = 255
 GCS_COMPONENT_ID = 190  # MAV_COMP_ID_MISSIONPLANNER
-MAV_CMD_SET_MESSAGE_INTERVAL = 511
-MAVLINK_MSG_ID_RC_CHANNELS = 65
-MAVLINK_MSG_ID_SYS_STATUS = 1
-RC_RECEIVER_MESSAGE_IDS = (MAVLINK_MSG_ID_RC_CHANNELS, MAVLINK_MSG_ID_SYS_STATUS)
-DEFAULT_RC_MESSAGE_INTERVAL_US = 200_000
 
 UDPOUT_HEARTBEAT_PERIOD_S = 1.0
 DISCOVERY_BACKLOG_LIMIT = 50  # messages kept from before the vehicle heartbeat
@@ -349,26 +343,17 @@ def _explain_open_error(error: BaseException) -> str:
 class FlightController:
     """The connection to one ArduPilot vehicle; see the module docstring for the strategy.
 
-    ``clock`` times command ACKs; ``wait_clock`` (optional extension) measures connect's timeout,
-    which is a real wait on the link.
+    ``wait_clock`` measures connect's timeout, which is a real wait on the link.  Every
+    successful ``connect()`` makes a new ``master`` object: that identity is how a plugin knows
+    the connection changed, as in the methodic configurator.
     """
 
-    def __init__(
-        self,
-        clock: Callable[[], float] = time.monotonic,
-        wait_clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._clock = clock
+    def __init__(self, wait_clock: Callable[[], float] = time.monotonic) -> None:
         self._wait_clock = wait_clock
         self.master: mavutil.mavfile | None = None
         self.info = FlightControllerInfo()
-        self.connection_generation = 0
         self.device: str | None = None
-        self.commands = CommandManager(
-            clock=clock, own_system_id=GCS_SYSTEM_ID, own_component_id=GCS_COMPONENT_ID
-        )
         self.fc_parameters: dict[str, float] = {}
-        self._rc_request_generation: int | None = None
         self._discovery_messages: tuple[MavlinkMessage, ...] = ()
 
     # ---- connection ------------------------------------------------------------------------------
@@ -376,22 +361,6 @@ class FlightController:
     @property
     def is_connected(self) -> bool:
         return self.master is not None
-
-    @property
-    def target_system(self) -> int | None:
-        discovered = self.info.system_id_int
-        if discovered is not None:
-            return discovered
-        value = getattr(self.master, "target_system", None) if self.master is not None else None
-        return value if isinstance(value, int) else None
-
-    @property
-    def target_component(self) -> int | None:
-        discovered = self.info.component_id_int
-        if discovered is not None:
-            return discovered
-        value = getattr(self.master, "target_component", None) if self.master is not None else None
-        return value if isinstance(value, int) else None
 
     @property
     def link_closed(self) -> bool:
@@ -427,7 +396,6 @@ class FlightController:
             return error_text
         self.master = master
         self.device = device.strip()
-        self.connection_generation += 1
         return ""
 
     def _discover(self, master: Any, endpoint: _Endpoint, shown: str, timeout: float) -> str:
@@ -469,7 +437,6 @@ class FlightController:
             else:
                 heard.other_messages += 1
                 backlog.append(msg)
-                self.commands.handle_message(msg)
             if now >= deadline:
                 # what already arrived still counts, but a flood must not stretch the timeout
                 overtime_reads += 1
@@ -489,61 +456,13 @@ class FlightController:
         master.target_component = sender.component_id
 
     def disconnect(self) -> None:
-        """Close the link and end pending commands; safe to call at any time."""
-        self.commands.cancel_all(_("The flight controller was disconnected."))
+        """Close the link; safe to call at any time."""
         master, self.master = self.master, None
         if master is not None:
             _close_quietly(master)
         self.info = FlightControllerInfo()
-        self._rc_request_generation = None
+        self.fc_parameters = {}
         self._discovery_messages = ()
-
-    # ---- commands --------------------------------------------------------------------------------
-
-    def send_command(self, command: int, params: Sequence[float] = ()) -> PendingCommand:
-        """COMMAND_LONG to the discovered system and component; returns at once, never raises."""
-        target_system = self.target_system
-        target_component = self.target_component
-        master = self.master
-        if target_system is None or target_component is None:
-            master = None  # the manager turns this into a readable SEND_FAILED
-        return self.commands.send(
-            master,
-            command,
-            params,
-            target_system if target_system is not None else 0,
-            target_component if target_component is not None else 0,
-            self.connection_generation,
-        )
-
-    def handle_message(self, msg: object) -> None:
-        """Let the command manager see a message the poller read; the poller keeps the message."""
-        self.commands.handle_message(msg)
-
-    def expire_commands(self) -> None:
-        self.commands.expire()
-
-    def request_rc_receiver_messages(
-        self, interval_us: int = DEFAULT_RC_MESSAGE_INTERVAL_US
-    ) -> tuple[PendingCommand, PendingCommand]:
-        """Ask for RC_CHANNELS then SYS_STATUS every ``interval_us``; both are always attempted."""
-        if self.is_connected:
-            self._rc_request_generation = self.connection_generation
-        rc_channels = self.send_command(
-            MAV_CMD_SET_MESSAGE_INTERVAL, (MAVLINK_MSG_ID_RC_CHANNELS, interval_us)
-        )
-        sys_status = self.send_command(MAV_CMD_SET_MESSAGE_INTERVAL, (MAVLINK_MSG_ID_SYS_STATUS, interval_us))
-        return rc_channels, sys_status
-
-    def restore_rc_receiver_message_intervals(self) -> tuple[PendingCommand, ...]:
-        """Interval 0 (the vehicle's default) for both messages, on the connection that asked."""
-        if not self.is_connected or self._rc_request_generation != self.connection_generation:
-            return ()
-        self._rc_request_generation = None
-        return tuple(
-            self.send_command(MAV_CMD_SET_MESSAGE_INTERVAL, (message_id, 0))
-            for message_id in RC_RECEIVER_MESSAGE_IDS
-        )
 
 
 def _send_gcs_heartbeat(master: Any) -> None:

@@ -42,7 +42,7 @@ class CheckSession:
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self.flight_controller = FlightController(clock=clock)
+        self.flight_controller = FlightController()
         self._model: RCReceiverDataModel | None = None
         self.demo: DemoSystem | None = None
         self._bridge_relays: list[UdpRelay] = []

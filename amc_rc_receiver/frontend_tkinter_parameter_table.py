@@ -16,8 +16,8 @@ from tkinter import font as tkfont
 from tkinter import ttk
 
 from amc_rc_receiver import _
-from amc_rc_receiver.frontend_tkinter_scrollable import grid_with_scrollbars
 from amc_rc_receiver.param_file import ParamEntry
+from amc_rc_receiver.plugins.rc_receiver_scrollable import grid_with_scrollbars
 
 COLUMNS = ("name", "value", "comment")
 COLOUR_ERROR = "#c62828"

@@ -17,8 +17,8 @@ from tkinter import ttk
 from typing import Protocol
 
 from amc_rc_receiver import _
-from amc_rc_receiver.frontend_tkinter_scrollable import grid_with_scrollbars
-from amc_rc_receiver.frontend_tkinter_tick_timer import TickTimer
+from amc_rc_receiver.plugins.rc_receiver_scrollable import grid_with_scrollbars
+from amc_rc_receiver.plugins.rc_receiver_tick_timer import TickTimer
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,

@@ -4,9 +4,12 @@
 
 For each step the host builds a layout (a plugin frame left of or above the frame where the
 parameter table goes), asks the plugin registry for a model and a view, and activates the
-view.  It pauses that same view around a file browser and deactivates and destroys it when
-the step changes.  Every call into plugin code is guarded: a failing plugin becomes a readable
-message in its frame and in ``errors``, never an exception in the host.
+view.  It pauses that same view while something else owns the connection (a file browser, a
+reconnection), the way the methodic configurator 5.0.1 does: ``on_suspend(reason)`` /
+``on_resume()`` where the view has both, else ``on_deactivate()`` / ``on_activate()``.  It
+deactivates and destroys the view when the step changes.  Every call into plugin code is
+guarded: a failing plugin becomes a readable message in its frame and in ``errors``, never an
+exception in the host.
 """
 
 from __future__ import annotations
@@ -19,15 +22,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from tkinter import ttk
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from amc_rc_receiver import _
 from amc_rc_receiver.plugins.plugin_constants import PLACEMENT_LEFT, PLACEMENT_TOP
-from amc_rc_receiver.plugins.plugin_factory import PluginFactory, plugin_factory
+from amc_rc_receiver.plugins.plugin_factory import PluginFactory, PluginModelContext, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import (
-    PluginModelContext,
+    PluginPauseReason,
     PluginView,
-    supports_suspend,
+    resolve_plugin_lifecycle,
 )
 
 if TYPE_CHECKING:
@@ -95,6 +98,7 @@ class PluginHost:
         self._notice: ttk.Label | None = None
         self._pause_depth = 0
         self._paused_view: PluginView | None = None
+        self._resume_call: Callable[[], None] | None = None
         self._closed = False
 
     # -- what the host currently shows ------------------------------------------------------
@@ -126,7 +130,7 @@ class PluginHost:
 
     @property
     def is_paused(self) -> bool:
-        """Whether a file browser pause is in progress."""
+        """Whether a pause (file browser, reconnection) is in progress."""
         return self._pause_depth > 0
 
     @property
@@ -177,6 +181,7 @@ class PluginHost:
         self._view = None
         self._state = None
         self._paused_view = None
+        self._resume_call = None
         self._model = None
         name = self._plugin_name or "?"
         self._plugin_name = None
@@ -199,28 +204,28 @@ class PluginHost:
         self._pause_depth = 0
         self._closed = True
 
-    # -- file browser ---------------------------------------------------------------------------
+    # -- pauses ---------------------------------------------------------------------------------
 
-    def pause_for_file_browser(self) -> None:
-        """Pause the active view before a file browser is built (calls nest)."""
+    def pause(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        """Pause the active view while something else owns the connection (calls nest)."""
         self._pause_depth += 1
         if self._pause_depth > 1 or self._view is None or self._state is not ViewState.ACTIVE:
             return
         view = self._view
-        name = self._plugin_name or "?"
+        lifecycle = resolve_plugin_lifecycle(view, reason)
+        if lifecycle is None:
+            return
+        suspend, self._resume_call = lifecycle
         self._paused_view = view
-        if supports_suspend(view):
-            self._state = ViewState.SUSPENDED
-            self._guarded(name, _("suspend"), view.on_suspend)
-        else:
-            self._state = ViewState.DEACTIVATED
-            self._guarded(name, _("deactivate"), view.on_deactivate)
+        suspendable = all(callable(getattr(view, name, None)) for name in ("on_suspend", "on_resume"))
+        self._state = ViewState.SUSPENDED if suspendable else ViewState.DEACTIVATED
+        self._guarded(self._plugin_name or "?", _("suspend") if suspendable else _("deactivate"), suspend)
 
-    def resume_after_file_browser(self) -> None:
-        """Resume the view paused by the matching :meth:`pause_for_file_browser`.
+    def resume(self) -> None:
+        """Resume the view paused by the matching :meth:`pause`.
 
         Only that same view is resumed, and only if the step did not change and its frame still
-        exists; a window closed while the browser was open is simply forgotten.
+        exists; a window closed meanwhile is simply forgotten.
         """
         if self._pause_depth == 0:
             return
@@ -228,7 +233,8 @@ class PluginHost:
         if self._pause_depth > 0:
             return
         view, self._paused_view = self._paused_view, None
-        if view is None or view is not self._view:
+        resume_call, self._resume_call = self._resume_call, None
+        if view is None or view is not self._view or resume_call is None:
             return
         if (
             self._layout is None
@@ -243,21 +249,18 @@ class PluginHost:
             self._step = None
             self._notice = None
             return
-        name = self._plugin_name or "?"
-        if self._state is ViewState.SUSPENDED and supports_suspend(view):
-            self._guarded(name, _("resume"), view.on_resume)
-        elif self._state is ViewState.DEACTIVATED:
-            self._guarded(name, _("activate"), view.on_activate)
+        action = _("resume") if self._state is ViewState.SUSPENDED else _("activate")
+        self._guarded(self._plugin_name or "?", action, resume_call)
         self._state = ViewState.ACTIVE
 
     @contextmanager
-    def file_browser_pause(self) -> Iterator[None]:
-        """``with host.file_browser_pause(): run_modal_browser()`` pauses and resumes around it."""
-        self.pause_for_file_browser()
+    def paused(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> Iterator[None]:
+        """``with host.paused(): run_modal_browser()`` pauses and resumes around the block."""
+        self.pause(reason)
         try:
             yield
         finally:
-            self.resume_after_file_browser()
+            self.resume()
 
     # -- internals ------------------------------------------------------------------------------
 
@@ -315,7 +318,7 @@ class PluginHost:
             )
             return
         try:
-            view = factory.create(name, frame, model, self._base_window)
+            created = factory.create(name, frame, model, self._base_window)
         except Exception as exc:  # plugin code must not break the editor
             self._report(
                 _("Plugin '{name}' could not create its view: {error}").format(
@@ -324,14 +327,24 @@ class PluginHost:
                 frame,
             )
             return
+        if not _has_lifecycle(created):
+            self._report(
+                _(
+                    "Plugin '{name}' returned a {kind} that lacks on_activate, on_deactivate or destroy."
+                ).format(name=name, kind=type(created).__name__),
+                frame,
+            )
+            return
+        view: PluginView = created
+        widget: object = view
         self._plugin_name = name
         self._model = model
         self._view = view
         self._state = ViewState.ACTIVE
-        if isinstance(view, tk.Widget):
+        if isinstance(widget, tk.Widget):
             try:
-                if not view.winfo_manager():
-                    view.pack(fill=tk.BOTH, expand=True)
+                if not widget.winfo_manager():
+                    widget.pack(fill=tk.BOTH, expand=True)
             except tk.TclError as exc:
                 self._report(
                     _("Plugin '{name}' could not be placed: {error}").format(name=name, error=_describe(exc)),
@@ -372,6 +385,12 @@ class PluginHost:
             self._notice.pack(fill=tk.X, padx=6, pady=6)
         except tk.TclError:
             logger.debug("plugin frame vanished before the notice could be shown")
+
+
+def _has_lifecycle(candidate: object) -> TypeGuard[PluginView]:
+    return all(
+        callable(getattr(candidate, name, None)) for name in ("on_activate", "on_deactivate", "destroy")
+    )
 
 
 def _widget_exists(widget: tk.Misc) -> bool:

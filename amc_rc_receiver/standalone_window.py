@@ -39,24 +39,24 @@ from amc_rc_receiver.frontend_tkinter_connection_bar import (
     detected_serial_ports,
 )
 from amc_rc_receiver.frontend_tkinter_parameter_table import ParameterTable
-from amc_rc_receiver.frontend_tkinter_scrollable import ScrollableFrame
 from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
 from amc_rc_receiver.param_file import (
-    EXAMPLE_RECEIVER_PARAM_FILE,
     ParamEntry,
     ParamFileError,
+    example_receiver_param_file,
     read_example_receiver_params,
     read_param_file,
 )
 from amc_rc_receiver.plugin_host import PluginHost
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, plugin_factory
+from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason
+from amc_rc_receiver.plugins.rc_receiver_scrollable import ScrollableFrame
 from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot
 from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session
 
 logger = logging.getLogger(__name__)
 
-RECEIVER_STEP_FILENAME = EXAMPLE_RECEIVER_PARAM_FILE
 DEFAULT_VEHICLE = "ArduCopter"
 CONNECT_TIMEOUT_S = 5.0
 CONNECT_POLL_MS = 50
@@ -143,7 +143,9 @@ class StandaloneWindow:
         self._view_deactivated = False
         self._closed = False
         self._param_entries: tuple[ParamEntry, ...] = ()
-        self._param_source = RECEIVER_STEP_FILENAME
+        self._param_source = ""
+        # The table shows the selected vehicle's bundled example until the user opens a file.
+        self._shows_example = True
         self._param_error: str | None = None
         self._step: ConfigurationStep | None = None
         self.parameter_table: ParameterTable | None = None
@@ -196,7 +198,6 @@ class StandaloneWindow:
         self.host = PluginHost(
             self.step_frame, session.flight_controller, factory=factory, on_error=self._plugin_error
         )
-        self._load_example_parameters()
         self.show_receiver_step()
         self.bridge_panel.on_activate()
 
@@ -224,14 +225,14 @@ class StandaloneWindow:
         """(Re)build the receiver step of the selected vehicle; ``False`` (reported) if impossible."""
         vehicle = self.vehicle
         try:
-            step = load_configuration_steps(vehicle).step(RECEIVER_STEP_FILENAME)
+            step = load_configuration_steps(vehicle).plugin_step(PLUGIN_RC_RECEIVER)
         except ConfigurationStepsError as error:
             self.connection_bar.show_status(str(error), error=True)
             return False
         if step is None:
             self.connection_bar.show_status(
-                _("The {vehicle} configuration steps have no {step} step.").format(
-                    vehicle=vehicle, step=RECEIVER_STEP_FILENAME
+                _("The {vehicle} configuration steps have no step with the {plugin} plugin.").format(
+                    vehicle=vehicle, plugin=PLUGIN_RC_RECEIVER
                 ),
                 error=True,
             )
@@ -242,6 +243,8 @@ class StandaloneWindow:
             return False
         self._step = step
         self._view_deactivated = False
+        if self._shows_example:
+            self._load_example_parameters(vehicle)
         table = ParameterTable(
             layout.content_frame,
             title=_("{vehicle}: step {step}").format(vehicle=vehicle, step=step.filename),
@@ -263,16 +266,20 @@ class StandaloneWindow:
             return
         self.show_receiver_step()
 
-    def _load_example_parameters(self) -> None:
+    def _load_example_parameters(self, vehicle: str) -> None:
         try:
-            self._param_entries = read_example_receiver_params()
-            self._param_source = _("the bundled example {name}").format(name=EXAMPLE_RECEIVER_PARAM_FILE)
+            self._param_entries = read_example_receiver_params(vehicle)
+            self._param_source = _("the bundled example {name}").format(
+                name=example_receiver_param_file(vehicle)
+            )
+            self._param_error = None
         except (OSError, ParamFileError) as error:
+            self._param_entries = ()
             self._param_error = str(error)
 
     def open_parameter_file(self) -> None:
         """Ask for a .param file (the plugin pauses meanwhile) and show it; a bad file keeps the table."""
-        with self.host.file_browser_pause():
+        with self.host.paused():
             path = filedialog.askopenfilename(
                 parent=self.root,
                 title=_("Open parameter file"),
@@ -293,6 +300,7 @@ class StandaloneWindow:
         self._param_entries = entries
         self._param_source = path
         self._param_error = None
+        self._shows_example = False
         if self.parameter_table is not None:
             self.parameter_table.show_entries(entries, path)
         return True
@@ -354,8 +362,9 @@ class StandaloneWindow:
         self.vehicle_combobox.configure(state="disabled")
         shown = _("the simulated vehicle") if device == DEMO_DEVICE else device
         self.connection_bar.show_status(_("Connecting to {device}…").format(device=shown))
-        # The host's pause nests with a file browser pause, so both may overlap safely.
-        self.host.pause_for_file_browser()
+        # The link is being swapped: the plugin must neither read nor send meanwhile.  The host's
+        # pause nests with a file browser pause, so both may overlap safely.
+        self.host.pause(PluginPauseReason.CONNECTION_RECOVERY)
         # Destroyed widgets are cyclic garbage; collect it now so that the collector never
         # finalises Tk objects inside the worker thread, which does not own the interpreter.
         gc.collect()
@@ -373,7 +382,7 @@ class StandaloneWindow:
             self._attempt_after_id = self.root.after(CONNECT_POLL_MS, self._poll_attempt)
             return
         self._attempt = None
-        self.host.resume_after_file_browser()
+        self.host.resume()
         self.vehicle_combobox.configure(state="readonly")
         error = attempt.result
         if error is None:

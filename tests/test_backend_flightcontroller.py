@@ -25,15 +25,13 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import (
     GCS_COMPONENT_ID,
     GCS_SYSTEM_ID,
-    RC_RECEIVER_MESSAGE_IDS,
     DeviceError,
     FlightController,
     parse_device,
 )
-from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
-from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+from tests.support.scripted_fc import ScriptedFlightController
 
 scripted_fc = support_fixtures.scripted_fc  # the shared fixtures, requested by name below
 connected_fc = support_fixtures.connected_fc
@@ -107,47 +105,48 @@ def test_connect_finds_the_vehicle_and_reports_its_ids_as_strings_and_ints(
     GIVEN a scripted ArduPilot quadrotor with system 1, component 1
     WHEN the facade connects to it
     THEN connect returns "", the ids are "1"/"1" and 1/1, the vehicle type is known, and the
-         link is on connection generation 1
+         connection's own target ids point at the vehicle too
     """
     fc = FlightController()
-    assert fc.connection_generation == 0
+    assert fc.master is None
     assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
     try:
         assert fc.is_connected
         assert fc.device == scripted_fc.device
         assert (fc.info.system_id, fc.info.component_id) == ("1", "1")
         assert (fc.info.system_id_int, fc.info.component_id_int) == (1, 1)
-        assert (fc.target_system, fc.target_component) == (1, 1)
+        assert fc.master is not None
+        assert (fc.master.target_system, fc.master.target_component) == (1, 1)
         assert fc.info.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
         assert fc.info.vehicle_type == mavlink2.MAV_TYPE_QUADROTOR
-        assert fc.connection_generation == 1
         assert fc.fc_parameters == {}
     finally:
         fc.disconnect()
 
 
-def test_every_successful_connect_increments_the_connection_generation(
+def test_every_successful_connect_makes_a_new_connection_object(
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
     GIVEN a facade connected once
-    WHEN it connects again (directly, and after a disconnect)
-    THEN the generation counts 1, 2, 3, a disconnect leaves it unchanged, and a failed connect
-         does not count
+    WHEN it connects again (directly, and after a disconnect and a failed attempt)
+    THEN each success brings a new ``master`` object (how a plugin recognises a new connection, as
+         in the methodic configurator), a disconnect leaves none and a failed connect none either
     """
     fc = FlightController()
-    generations = []
+    masters = []
     for _ in range(2):
         assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
-        generations.append(fc.connection_generation)
+        masters.append(fc.master)
     fc.disconnect()
-    assert fc.connection_generation == 2
+    assert fc.master is None
     assert fc.connect("udpin:127.0.0.1:not-a-port") != ""
-    assert fc.connection_generation == 2
+    assert fc.master is None
     assert fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
-    generations.append(fc.connection_generation)
+    masters.append(fc.master)
     fc.disconnect()
-    assert generations == [1, 2, 3]
+    assert len({id(master) for master in masters}) == 3
+    assert None not in masters
 
 
 def test_connect_picks_the_vehicle_among_gcs_and_peripheral_heartbeats(
@@ -157,7 +156,7 @@ def test_connect_picks_the_vehicle_among_gcs_and_peripheral_heartbeats(
     GIVEN a link on which a GCS, a PX4 autopilot and an ArduPilot gimbal announce themselves
           before an ArduPilot rover (system 42, component 1)
     WHEN the facade connects
-    THEN it selects the rover and addresses commands to 42/1
+    THEN it selects the rover (42/1)
     """
     silent_vehicle.on_gcs_learned, _gate = greeting(
         (GCS_HEARTBEAT, 255, 190),
@@ -198,7 +197,7 @@ def test_without_an_ardupilot_vehicle_the_error_says_what_was_heard(
     assert "no ArduPilot vehicle" in error
     assert not fc.is_connected
     assert fc.info.system_id == ""
-    assert fc.connection_generation == 0
+    assert fc.master is None
 
 
 def test_messages_before_the_vehicle_heartbeat_are_kept_and_after_it_left_on_the_link(
@@ -394,7 +393,6 @@ def test_a_tcp_vehicle_is_reached_with_tcp() -> None:
         fc.disconnect()
         thread.join(timeout=CONNECT_TIMEOUT_S)
     assert error == ""
-    assert fc.connection_generation == 1
 
 
 @given(st.text(max_size=40))
@@ -414,160 +412,18 @@ def test_parse_device_either_accepts_or_explains(device: str) -> None:
         assert endpoint.scheme in {"tcp", "tcpin", "udp", "udpin", "udpout", "serial"}
 
 
-# ---- commands and RC stream requests ------------------------------------------------------------
-
-
-def test_commands_go_to_the_discovered_system_and_component() -> None:
-    """
-    GIVEN a vehicle with system 42, component 3
-    WHEN the facade sends a command
-    THEN the COMMAND_LONG the vehicle received targets 42/3, comes from 255/190, is MAVLink 2,
-         and the vehicle's ACK completes the command
-    """
-    with ScriptedFlightController(system_id=42, component_id=3) as vehicle:
-        fc = FlightController()
-        assert fc.connect(vehicle.device, timeout=CONNECT_TIMEOUT_S) == ""
-        handle = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
-        read_messages(fc, lambda _s: handle.done)
-        fc.disconnect()
-        commands = vehicle.received_of_type("COMMAND_LONG")
-    assert len(commands) == 1
-    command = commands[0]
-    assert (command.target_system, command.target_component) == (42, 3)
-    assert (command.get_srcSystem(), command.get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID)
-    assert command.get_msgbuf()[0] == MAVLINK2_MAGIC
-    assert handle.outcome is CommandOutcome.ACCEPTED
-
-
-def test_request_rc_receiver_messages_asks_for_rc_channels_then_sys_status(
-    connected_fc: FlightController, scripted_fc: ScriptedFlightController
-) -> None:
-    """
-    GIVEN a connected vehicle that accepts interval requests
-    WHEN the RC receiver messages are requested
-    THEN two SET_MESSAGE_INTERVALs go out, RC_CHANNELS (65) then SYS_STATUS (1) at 200 000 µs,
-         both are ACCEPTED, and the vehicle now streams them at that interval
-    """
-    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
-    read_messages(connected_fc, lambda _s: rc_channels.done and sys_status.done)
-    assert [c[1][:2] for c in scripted_fc.commands_received()] == [(65.0, 200_000.0), (1.0, 200_000.0)]
-    assert (rc_channels.outcome, sys_status.outcome) == (CommandOutcome.ACCEPTED, CommandOutcome.ACCEPTED)
-    assert scripted_fc.message_intervals == {65: 200_000.0, 1: 200_000.0}
-    assert RC_RECEIVER_MESSAGE_IDS == (65, 1)
-
-
-def test_both_interval_requests_are_sent_even_if_the_first_send_fails(
-    connected_fc: FlightController, scripted_fc: ScriptedFlightController, mocker: Any
-) -> None:
-    """
-    GIVEN a link whose first write raises OSError (a transport hiccup)
-    WHEN the RC receiver messages are requested
-    THEN the RC_CHANNELS request is SEND_FAILED, the SYS_STATUS request still goes out and is ACCEPTED
-    """
-    master = connected_fc.master
-    assert master is not None
-    real_write = master.write
-    calls = {"count": 0}
-
-    def flaky_write(buf: bytes) -> None:
-        calls["count"] += 1
-        if calls["count"] == 1:
-            raise OSError("No buffer space available")
-        real_write(buf)
-
-    mocker.patch.object(master, "write", side_effect=flaky_write)
-    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
-    assert rc_channels.outcome is CommandOutcome.SEND_FAILED
-    assert "No buffer space available" in (rc_channels.error or "")
-    read_messages(connected_fc, lambda _s: sys_status.done)
-    assert sys_status.outcome is CommandOutcome.ACCEPTED
-    assert [c[1][0] for c in scripted_fc.commands_received()] == [1.0]
-
-
-def test_restore_sets_interval_zero_on_the_connection_that_asked(
-    connected_fc: FlightController, scripted_fc: ScriptedFlightController
-) -> None:
-    """
-    GIVEN RC receiver messages requested on the current connection
-    WHEN the intervals are restored
-    THEN interval 0 (the default) is requested for RC_CHANNELS and SYS_STATUS, both are accepted,
-         and a second restore sends nothing
-    """
-    connected_fc.request_rc_receiver_messages(interval_us=100_000)
-    restored = connected_fc.restore_rc_receiver_message_intervals()
-    assert len(restored) == 2
-    read_messages(connected_fc, lambda _s: all(h.done for h in restored))
-    assert [h.outcome for h in restored] == [CommandOutcome.ACCEPTED, CommandOutcome.ACCEPTED]
-    assert [c[1][:2] for c in scripted_fc.commands_received()[2:]] == [(65.0, 0.0), (1.0, 0.0)]
-    assert scripted_fc.message_intervals == {65: 0.0, 1: 0.0}
-    assert connected_fc.restore_rc_receiver_message_intervals() == ()
-
-
-def test_restore_after_a_reconnect_sends_nothing(
-    connected_fc: FlightController, scripted_fc: ScriptedFlightController
-) -> None:
-    """
-    GIVEN RC receiver messages requested on generation 1, then a reconnect (generation 2)
-    WHEN the intervals are restored
-    THEN nothing is sent: the new link never asked, and the vehicle's defaults already apply
-    """
-    connected_fc.request_rc_receiver_messages()
-    wait_commands(scripted_fc, 2)
-    assert connected_fc.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
-    assert connected_fc.connection_generation == 2
-    assert connected_fc.restore_rc_receiver_message_intervals() == ()
-    # a marker command proves the link works and that nothing was queued before it
-    marker = connected_fc.send_command(400, (1,))
-    wait_commands(scripted_fc, 3)
-    assert [c[0] for c in scripted_fc.commands_received()] == [
-        SET_MESSAGE_INTERVAL,
-        SET_MESSAGE_INTERVAL,
-        400,
-    ]
-    assert marker.generation == 2
-
-
-def test_restore_without_a_request_or_connection_sends_nothing() -> None:
-    """
-    GIVEN a facade that never requested RC messages, and one that is not connected
-    WHEN restore is called
-    THEN it returns () for both
-    """
-    assert FlightController().restore_rc_receiver_message_intervals() == ()
-
-
-def test_each_interval_request_gets_its_own_answer(
-    connected_fc: FlightController, scripted_fc: ScriptedFlightController
-) -> None:
-    """
-    GIVEN a connected vehicle that accepts the RC_CHANNELS request and denies the SYS_STATUS one
-    WHEN the RC receiver messages are requested
-    THEN both handles come back PENDING at once on the current generation, then the RC_CHANNELS
-         one ends ACCEPTED and the SYS_STATUS one DENIED (ACKs complete same-id commands in order)
-    """
-    scripted_fc.ack_policy = {65: AckPolicy.ACCEPT, 1: AckPolicy.DENY}
-    rc_channels, sys_status = connected_fc.request_rc_receiver_messages()
-    assert (rc_channels.outcome, sys_status.outcome) == (CommandOutcome.PENDING, CommandOutcome.PENDING)
-    assert rc_channels.generation == sys_status.generation == connected_fc.connection_generation
-    read_messages(connected_fc, lambda _s: rc_channels.done and sys_status.done)
-    assert rc_channels.result_name == "MAV_RESULT_ACCEPTED"
-    assert sys_status.outcome is CommandOutcome.REJECTED
-    assert sys_status.result_name == "MAV_RESULT_DENIED"
-
-
 def test_disconnect_is_idempotent_and_forgets_the_vehicle(connected_fc: FlightController) -> None:
     """
     GIVEN a connected facade
     WHEN it disconnects twice
-    THEN it is not connected, has no target, and commands fail readably
+    THEN it is not connected and has neither vehicle ids nor parameters
     """
     connected_fc.disconnect()
     connected_fc.disconnect()
     assert not connected_fc.is_connected
     assert connected_fc.master is None
-    assert (connected_fc.target_system, connected_fc.target_component) == (None, None)
-    handle = connected_fc.send_command(SET_MESSAGE_INTERVAL, (65, 0))
-    assert handle.outcome is CommandOutcome.SEND_FAILED
+    assert (connected_fc.info.system_id, connected_fc.info.component_id) == ("", "")
+    assert connected_fc.fc_parameters == {}
 
 
 def test_a_tcp_peer_that_closes_before_any_heartbeat_is_reported(capsys: pytest.CaptureFixture[str]) -> None:

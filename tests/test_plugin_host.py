@@ -24,8 +24,7 @@ from amc_rc_receiver.configuration_steps import (
 )
 from amc_rc_receiver.plugin_host import PluginHost, ViewState
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from amc_rc_receiver.plugins.plugin_factory import PluginFactory
-from amc_rc_receiver.plugins.plugin_protocol import PluginModelContext
+from amc_rc_receiver.plugins.plugin_factory import PluginFactory, PluginModelContext
 
 RECEIVER_STEP = "06_remote_controller_receiver.param"
 
@@ -241,11 +240,11 @@ def test_a_file_browser_suspends_and_then_resumes_the_same_view(
     host.show_step(receiver_step)
     view = current_view(host)
 
-    host.pause_for_file_browser()
+    host.pause()
     assert host.is_paused
     assert host.view_state is ViewState.SUSPENDED
     simulate_file_browser(root)
-    host.resume_after_file_browser()
+    host.resume()
 
     assert host.active_view is view
     assert view.calls == ["activate", "suspend", "resume"]
@@ -263,7 +262,7 @@ def test_the_context_manager_pauses_around_the_browser(root: tk.Tk, receiver_ste
     view = current_view(host)
     seen_while_open: list[list[str]] = []
 
-    with host.file_browser_pause():
+    with host.paused():
         simulate_file_browser(root, lambda: seen_while_open.append(list(view.calls)))
 
     assert seen_while_open == [["activate", "suspend"]]
@@ -281,7 +280,7 @@ def test_a_legacy_view_is_deactivated_and_reactivated_around_the_browser(
     host.show_step(receiver_step)
     view = current_view(host)
 
-    with host.file_browser_pause():
+    with host.paused():
         assert host.view_state is ViewState.DEACTIVATED
         simulate_file_browser(root)
 
@@ -300,7 +299,7 @@ def test_a_view_with_only_one_suspend_hook_is_treated_as_legacy(
     host.show_step(receiver_step)
     view = current_view(host)
 
-    with host.file_browser_pause():
+    with host.paused():
         simulate_file_browser(root)
 
     assert view.calls == ["activate", "deactivate", "activate"]
@@ -319,9 +318,9 @@ def test_a_parent_destroyed_while_the_browser_is_open_is_not_resumed(
     host.show_step(receiver_step)
     view = current_view(host)
 
-    host.pause_for_file_browser()
+    host.pause()
     simulate_file_browser(root, editor_frame.destroy)
-    host.resume_after_file_browser()
+    host.resume()
 
     assert view.calls == ["activate", "suspend", "destroy"]
     assert host.active_view is None
@@ -344,9 +343,9 @@ def test_changing_step_while_the_browser_is_open_does_not_resume_the_old_view(
     next_step = load_configuration_steps("ArduCopter").step("07_remote_controller_modes.param")
     assert next_step is not None
 
-    host.pause_for_file_browser()
+    host.pause()
     simulate_file_browser(root, lambda: host.show_step(next_step))
-    host.resume_after_file_browser()
+    host.resume()
 
     assert old_view.calls == ["activate", "suspend", "deactivate", "destroy"]
     assert host.active_view is None
@@ -363,12 +362,12 @@ def test_nested_pauses_resume_once_when_the_last_browser_closes(
     host.show_step(receiver_step)
     view = current_view(host)
 
-    host.pause_for_file_browser()
-    host.pause_for_file_browser()
-    host.resume_after_file_browser()
+    host.pause()
+    host.pause()
+    host.resume()
     assert view.calls == ["activate", "suspend"]
-    host.resume_after_file_browser()
-    host.resume_after_file_browser()  # unbalanced extra resume is ignored
+    host.resume()
+    host.resume()  # unbalanced extra resume is ignored
 
     assert view.calls == ["activate", "suspend", "resume"]
 
@@ -447,7 +446,7 @@ def test_exceptions_from_plugin_hooks_are_reported_not_raised(
 
     host.show_step(receiver_step)
     view = current_view(host)
-    with host.file_browser_pause():
+    with host.paused():
         simulate_file_browser(root)
     host.leave_step()
 
@@ -568,11 +567,11 @@ def test_the_real_receiver_plugin_runs_left_of_the_table_and_survives_a_file_bro
         assert view.active
         assert view.timer_id is not None
 
-        host.pause_for_file_browser()
+        host.pause()
         assert view.suspended
         assert view.timer_id is None
         simulate_file_browser(root)
-        host.resume_after_file_browser()
+        host.resume()
         assert host.active_view is view
         assert view.timer_id is not None
 

@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Data model of the RC receiver check: reads the shared MAVLink connection and builds snapshots.
 
-Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()`, hands
-every one of them to the facade (command-ACK matching) and keeps only the latest RC_CHANNELS and
-SYS_STATUS of the selected flight controller.  The rules that interpret fields live in
-`rc_receiver_rules`; this module owns time (freshness, rates, failsafe history), the stream
-requests and the connection lifecycle, and never lets an exception reach the caller.
+Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()`,
+lets the plugin's own command tracker see every one of them (COMMAND_ACK matching) and keeps only
+the latest RC_CHANNELS and SYS_STATUS of the selected flight controller.  The rules that
+interpret fields live in `rc_receiver_rules`; this module owns time (freshness, rates, failsafe
+history), the stream requests and the connection lifecycle, and never lets an exception reach
+the caller.
+
+From the host's flight controller it uses only what the methodic configurator 5.0.1 offers:
+`master` (the pymavlink connection, replaced by a new object on every reconnection, which is how
+a new connection is recognised), `info.system_id` / `info.component_id` (strings, "" when
+unknown) and nothing else; commands go out through `master.mav`.
 """
 
 from __future__ import annotations
@@ -16,9 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome, PendingCommand
-
 from .. import _
+from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
 from .rc_receiver_history import FailsafeHistory
 from .rc_receiver_rate_meter import RateMeter
 from .rc_receiver_rules import (
@@ -54,6 +59,9 @@ REQUESTED_INTERVAL_US = 200_000
 
 RC_CHANNELS_ID = 65
 SYS_STATUS_ID = 1
+MAV_CMD_SET_MESSAGE_INTERVAL = 511
+# Interval 0 asks the firmware for its own default rate of a message.
+DEFAULT_INTERVAL_US = 0
 _STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
 
 _OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
@@ -65,30 +73,22 @@ _OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
 }
 
 
+class _FlightControllerInfo(Protocol):
+    @property
+    def system_id(self) -> str: ...
+
+    @property
+    def component_id(self) -> str: ...
+
+
 class RCReceiverFlightController(Protocol):
-    """The part of the `FlightController` facade this model relies on."""
+    """The part of a flight-controller facade this model relies on (the methodic configurator's has it)."""
 
     @property
     def master(self) -> Any: ...
 
     @property
-    def connection_generation(self) -> int: ...
-
-    @property
-    def target_system(self) -> int | None: ...
-
-    @property
-    def target_component(self) -> int | None: ...
-
-    def handle_message(self, msg: Any) -> None: ...
-
-    def expire_commands(self) -> None: ...
-
-    def request_rc_receiver_messages(
-        self, interval_us: int = REQUESTED_INTERVAL_US
-    ) -> tuple[PendingCommand, PendingCommand]: ...
-
-    def restore_rc_receiver_message_intervals(self) -> tuple[PendingCommand, ...]: ...
+    def info(self) -> _FlightControllerInfo: ...
 
 
 @dataclass(frozen=True)
@@ -150,6 +150,26 @@ def _request_status(command: PendingCommand) -> IntervalRequestStatus:
     return IntervalRequestStatus(name, message_id, interval_us, outcome, reason)
 
 
+def _id_or_none(text: object) -> int | None:
+    return int(text) if isinstance(text, str) and text.isdigit() else None
+
+
+def _selected_target(
+    flight_controller: RCReceiverFlightController, master: Any
+) -> tuple[int | None, int | None]:
+    """The discovered vehicle's ids, else the connection's own target ids (pymavlink's guess)."""
+    info = flight_controller.info
+    system_id = _id_or_none(getattr(info, "system_id", None))
+    component_id = _id_or_none(getattr(info, "component_id", None))
+    if system_id is None:
+        value = getattr(master, "target_system", None)
+        system_id = value if isinstance(value, int) and value > 0 else None
+    if component_id is None:
+        value = getattr(master, "target_component", None)
+        component_id = value if isinstance(value, int) and not isinstance(value, bool) else None
+    return system_id, component_id
+
+
 def _describe_transport_error(error: BaseException) -> str:
     detail = str(error) or type(error).__name__
     if isinstance(error, OSError):  # serial.SerialException is an OSError too
@@ -166,10 +186,19 @@ class RCReceiverDataModel:
         self._fc = flight_controller
         self._clock = clock
         now = clock()
-        self._generation = self._read_generation()
+        self._commands = CommandManager(clock=clock)
+        # The connection object the current test belongs to.  Held strongly so that a new
+        # connection can never reuse its identity.
+        self._master: Any = self._fc.master
+        self._connection_number = 0 if self._master is None else 1
         self._active = False
-        # Generation on which the current activation requested the streams; None = not yet.
-        self._requested_generation: int | None = None
+        self._suspended = False
+        # While the host recovers a lost link, the plugin must not put a byte on the wire.
+        self._recovering = False
+        # After a resume, what queued meanwhile is read and dropped until the queue runs dry.
+        self._discarding = False
+        # Connection on which the current activation requested the streams; None = not yet.
+        self._requested_on: Any = None
         self._requests: tuple[PendingCommand, ...] = ()
         # A message read only to learn that more were waiting; processed first by the next poll.
         self._carried: Any = None
@@ -197,6 +226,10 @@ class RCReceiverDataModel:
         return self._active
 
     @property
+    def suspended(self) -> bool:
+        return self._suspended
+
+    @property
     def messages_read_last_poll(self) -> int:
         """How many messages the last `poll()` consumed (never more than 50)."""
         return self._messages_read
@@ -219,7 +252,9 @@ class RCReceiverDataModel:
         if self._active:
             return
         self._active = True
-        self._requested_generation = None
+        self._suspended = False
+        self._recovering = False
+        self._requested_on = None
         self._state = self._safe_build_state()
 
     def deactivate(self) -> None:
@@ -228,13 +263,45 @@ class RCReceiverDataModel:
         The failsafe evidence of the current test is kept.  Never raises.
         """
         self._active = False
-        self._requested_generation = None
+        self._suspended = False
         try:
             self._forward_carried_message()
-            self._fc.restore_rc_receiver_message_intervals()
+            self._restore_intervals()
         except Exception as error:  # shutting down must never crash the caller
             self._link_error = _describe_transport_error(error)
+        self._requested_on = None
+        self._recovering = False
         self._invalidate_readings()
+        self._state = self._safe_build_state()
+
+    def suspend(self, *, connection_recovery: bool = False) -> None:
+        """Pause reading while another part of the host owns the connection.
+
+        The test's evidence and the stream requests stay.  During a connection recovery nothing is
+        sent, not even the interval restore of a later deactivation on the same connection.
+        """
+        self._suspended = True
+        self._recovering = self._recovering or connection_recovery
+        self._state = self._safe_build_state()
+
+    def resume(self) -> None:
+        """Continue after `suspend()`; idempotent.
+
+        Everything that queued on the connection meanwhile is dropped (it is old, whatever its
+        order), readings restart from nothing, and after a connection recovery the streams are
+        asked for again because the vehicle may have rebooted to its default rates.
+        """
+        if not self._suspended:
+            return
+        self._suspended = False
+        if self._recovering:
+            self._recovering = False
+            self._requested_on = None
+        self._discarding = True
+        self._carried = None
+        self._invalidate_readings()
+        self._channels_rate.reset()
+        self._status_rate.reset()
         self._state = self._safe_build_state()
 
     def reset_test(self) -> None:
@@ -246,13 +313,17 @@ class RCReceiverDataModel:
         """Read up to 50 waiting messages, update the readings and return a new snapshot.
 
         Never blocks and never raises: problems are reported in `RCReceiverState.link_error`.
+        A suspended model reads nothing.
         """
+        if self._suspended:
+            self._state = self._safe_build_state()
+            return self._state
         try:
             now = self._now()
             self._follow_connection(now)
             self._request_streams_if_needed()
             self._read_messages(now)
-            self._fc.expire_commands()
+            self._commands.expire()
         except Exception as error:  # a poll must never take the UI down
             self._link_error = _describe_transport_error(error)
             self._invalidate_readings()
@@ -264,34 +335,61 @@ class RCReceiverDataModel:
     def _now(self) -> float:
         return float(self._clock())
 
-    def _read_generation(self) -> int:
-        return int(self._fc.connection_generation)
-
     def _follow_connection(self, now: float) -> None:
-        generation = self._read_generation()
-        if generation == self._generation:
+        master = self._fc.master
+        if master is self._master:
             return
-        # A different connection: nothing learnt on the previous one may leak into this test.
-        self._generation = generation
+        # A different connection: nothing learnt on the previous one may leak into this test,
+        # and nothing meant for it (ACK matching, interval restore) may reach the new one.
+        self._master = master
+        if master is not None:
+            self._connection_number += 1
+        self._commands.cancel_all(_("The connection to the flight controller changed."))
         self._carried = None
         self._requests = ()
-        self._requested_generation = None
+        self._requested_on = None
+        self._discarding = False
         self._link_error = None
         self._invalidate_readings()
         self._channels_rate.reset()
         self._status_rate.reset()
         self._history.restart(now)
 
+    def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
+        target_system, target_component = _selected_target(self._fc, master)
+        if target_system is None:
+            # the command manager turns a missing connection into a readable "not sent"
+            master = None
+        return self._commands.send(
+            master,
+            MAV_CMD_SET_MESSAGE_INTERVAL,
+            (message_id, interval_us),
+            target_system or 0,
+            target_component or 0,
+        )
+
     def _request_streams_if_needed(self) -> None:
-        if not self._active or self._requested_generation == self._generation:
+        master = self._master
+        if not self._active or self._recovering or master is None or self._requested_on is master:
             return
-        self._requested_generation = self._generation
-        self._requests = tuple(self._fc.request_rc_receiver_messages(REQUESTED_INTERVAL_US))
+        self._requested_on = master
+        # Both are always attempted, so one refused stream never hides the other.
+        self._requests = tuple(
+            self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in _STREAMS
+        )
+
+    def _restore_intervals(self) -> None:
+        master = self._requested_on
+        # Only on the connection that asked, and only while it is still the host's connection.
+        if master is None or self._recovering or master is not self._fc.master:
+            return
+        for message_id, _name in _STREAMS:
+            self._send_interval(master, message_id, DEFAULT_INTERVAL_US)
 
     def _forward_carried_message(self) -> None:
         if self._carried is not None:
             carried, self._carried = self._carried, None
-            self._fc.handle_message(carried)
+            self._commands.handle_message(carried)
 
     def _invalidate_readings(self) -> None:
         self._channels = None
@@ -303,13 +401,14 @@ class RCReceiverDataModel:
     def _read_messages(self, now: float) -> None:
         self._messages_read = 0
         self._backlog = False
-        master = self._fc.master
+        master = self._master
         if master is None:
             self._carried = None
             self._link_error = _("Not connected to a flight controller.")
             self._invalidate_readings()
             return
-        target = (self._fc.target_system, self._fc.target_component)
+        target = _selected_target(self._fc, master)
+        discarding = self._discarding
         latest_channels: Any = None
         latest_status: Any = None
         channels_count = 0
@@ -320,9 +419,9 @@ class RCReceiverDataModel:
                 if msg is None:
                     break
                 self._messages_read += 1
-                self._fc.handle_message(msg)
+                self._commands.handle_message(msg)
                 kind = _message_type(msg)
-                if kind not in ("RC_CHANNELS", "SYS_STATUS"):
+                if discarding or kind not in ("RC_CHANNELS", "SYS_STATUS"):
                     continue
                 source_system, source_component = _message_source(msg)
                 if not is_selected_source(source_system, source_component, *target):
@@ -340,6 +439,9 @@ class RCReceiverDataModel:
                 # Read one more to learn whether more are waiting; keep it for the next poll.
                 self._carried = master.recv_msg()
                 self._backlog = self._carried is not None
+            if discarding and not self._backlog:
+                # the queue ran dry: from the next poll on, every message is new
+                self._discarding = False
         finally:
             # Whatever arrived before a transport error is still real and counted.
             self._messages_read_total += self._messages_read
@@ -398,8 +500,8 @@ class RCReceiverDataModel:
             sys_status_age_s=status_age,
             chancount=live_channels.chancount if live_channels else None,
             active=self._active,
-            connected=self._fc.master is not None,
-            connection_generation=self._generation,
+            connected=self._master is not None,
+            connection_generation=self._connection_number,
             test_started_at=history.test_started_at,
             now=now,
         )

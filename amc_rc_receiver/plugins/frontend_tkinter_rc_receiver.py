@@ -16,13 +16,11 @@ from collections.abc import Callable
 from tkinter import ttk
 from typing import TYPE_CHECKING, Protocol
 
-from amc_rc_receiver.frontend_tkinter_scrollable import (
-    ScrollableFrame,
-    match_theme_background,
-)
-from amc_rc_receiver.frontend_tkinter_tick_timer import TickTimer
-
 from .. import _
+from .plugin_constants import PLUGIN_RC_RECEIVER
+from .plugin_factory import plugin_factory
+from .plugin_protocol import PluginPauseReason
+from .rc_receiver_scrollable import ScrollableFrame, match_theme_background
 from .rc_receiver_state import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
@@ -34,10 +32,11 @@ from .rc_receiver_state import (
     IntervalRequestStatus,
     RCReceiverState,
 )
+from .rc_receiver_tick_timer import TickTimer
 
 if TYPE_CHECKING:
     from .data_model_rc_receiver import RCReceiverDataModel
-    from .plugin_protocol import PluginModelContext
+    from .plugin_factory import PluginModelContext
 
 DEFAULT_TICK_MS = 100
 # Shown in the expiry notice; the model owns the actual timeout.
@@ -67,6 +66,10 @@ class RCReceiverModelLike(Protocol):
     def deactivate(self) -> object: ...
 
     def reset_test(self) -> object: ...
+
+    def suspend(self, *, connection_recovery: bool = False) -> object: ...
+
+    def resume(self) -> object: ...
 
 
 class _Lamp:
@@ -286,12 +289,24 @@ class RCReceiverView(ttk.Frame):
         if was_active:
             self._guard(self._model.deactivate)
 
-    def on_suspend(self) -> None:
-        """Pause polling (e.g. while a modal window is open); nothing is reset."""
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        """Yield the connection to the host (an upload, a file browser, a link recovery).
+
+        Nothing is reset.  During ``CONNECTION_RECOVERY`` the plugin sends nothing at all.
+        """
+        if self._destroyed:
+            return
         self._timer.suspend()
+        recovering = reason is PluginPauseReason.CONNECTION_RECOVERY
+        self._guard(lambda: self._model.suspend(connection_recovery=recovering))
 
     def on_resume(self) -> None:
-        """Resume polling after ``on_suspend()`` with the history the model kept."""
+        """Continue after ``on_suspend()``: what queued meanwhile is dropped, the evidence kept."""
+        if self._destroyed:
+            return
+        if self._timer.active:
+            self._guard(self._model.resume)
+            self._guard(lambda: self.render(self._model.state))
         self._timer.resume()
 
     def destroy(self) -> None:
@@ -545,9 +560,4 @@ def _create_rc_receiver_model(context: PluginModelContext) -> RCReceiverDataMode
 
 def register_rc_receiver_plugin() -> None:
     """Register the receiver check's view and model factories under ``PLUGIN_RC_RECEIVER``."""
-    # Imported here so the view module stays importable (and testable) on its own.
-    from amc_rc_receiver.plugins import plugin_factory  # noqa: PLC0415
-
-    from .plugin_constants import PLUGIN_RC_RECEIVER  # noqa: PLC0415
-
     plugin_factory.register(PLUGIN_RC_RECEIVER, _create_rc_receiver_view, _create_rc_receiver_model)

@@ -1,82 +1,68 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The contract between a plugin and the window that hosts it, written as structural types.
+"""Stand-in for the methodic configurator's ``plugins/plugin_protocol`` module.
 
-Plugins never inherit from a base class: a view is anything with the lifecycle methods below
-and a model is whatever its own view expects.  The host only ever talks to views through
-these methods, so the same plugin modules fit this tool and the methodic configurator.
+The plugin modules of this package are copied unchanged into the methodic configurator 5.0.1,
+where they import this module's names from the host's own module.  So this file offers the same
+names with the same meaning and nothing the plugins could come to rely on that 5.0.1 lacks:
+``PluginPauseReason``, the structural ``PluginView`` and ``SuspendablePlugin`` protocols, and
+``resolve_plugin_lifecycle``, which picks the pause/resume pair a host calls.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
-
-if TYPE_CHECKING:
-    from amc_rc_receiver.backend_flightcontroller import FlightController
-
-
-@dataclass(frozen=True)
-class PluginModelContext:
-    """The shared services a plugin's model factory may draw on.
-
-    ``flight_controller`` is ``None`` while no flight controller is connected; plugins that
-    register with ``requires_flight_controller=True`` are never created in that state.
-    ``local_filesystem`` and ``parameter_editor`` are the parent application's services
-    (``None`` in the standalone tool); this package never writes parameters through them.
-    """
-
-    flight_controller: FlightController | None
-    local_filesystem: object | None = None
-    parameter_editor: object | None = None
+from collections.abc import Callable
+from enum import Enum, auto
+from functools import partial
+from typing import Protocol, cast
 
 
-@runtime_checkable
-class PluginView(Protocol):
-    """Lifecycle every plugin view implements.
+class PluginPauseReason(Enum):
+    """Why the host takes the shared flight-controller connection away from a plugin for a while."""
 
-    ``on_activate`` starts timers and streams when the view becomes visible,
-    ``on_deactivate`` stops them (it may be called more than once), and ``destroy`` releases
-    everything for good.  Views are normally Tk widgets created inside the frame the host
-    hands them.
-    """
-
-    def on_activate(self) -> None:
-        """Start periodic work; the view is visible."""
-
-    def on_deactivate(self) -> None:
-        """Stop periodic work and release shared resources; the view is hidden."""
-
-    def destroy(self) -> None:
-        """Release every resource; the view will not be used again."""
+    # A parameter upload or download, the file browser, the MAVLink inspector, the banner, a reset.
+    EXCLUSIVE_OPERATION = auto()
+    # The host is re-establishing a lost link: a plugin must not send anything meanwhile.
+    CONNECTION_RECOVERY = auto()
 
 
-@runtime_checkable
-class SuspendablePluginView(PluginView, Protocol):
-    """A view that can pause without losing its state, e.g. while a file browser is open.
+class SuspendablePlugin(Protocol):
+    """A view that can yield the connection and take it back without losing its workflow state."""
 
-    ``on_suspend``/``on_resume`` come in pairs; unlike deactivation, a suspension keeps
-    whatever the user has already achieved (such as test evidence) for the resume.
-    """
-
-    def on_suspend(self) -> None:
-        """Pause periodic work, keeping state for ``on_resume``."""
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        """Stop reading (and, for a recovery, stop sending) until ``on_resume``."""
 
     def on_resume(self) -> None:
-        """Continue after ``on_suspend``."""
+        """Read again; idempotent.  Samples that queued meanwhile are not shown as live."""
 
 
-def is_plugin_view(candidate: object) -> TypeGuard[PluginView]:
-    """Whether ``candidate`` has callable ``on_activate``, ``on_deactivate`` and ``destroy``."""
-    return all(
-        callable(getattr(candidate, name, None)) for name in ("on_activate", "on_deactivate", "destroy")
-    )
+class PluginView(Protocol):
+    """Lifecycle every plugin view implements; views are Tk widgets built inside the host's frame."""
+
+    def pack(self, *, fill: str = "none", expand: bool = False, **kwargs: str | bool | int) -> None:
+        """Place the view in the frame the host gave it."""
+
+    def on_activate(self) -> None:
+        """The view became visible: start timers and streams."""
+
+    def on_deactivate(self) -> None:
+        """The view was hidden: stop timers and hand shared resources back (may be called twice)."""
+
+    def destroy(self) -> None:
+        """Release everything for good."""
 
 
-def supports_suspend(view: object) -> TypeGuard[SuspendablePluginView]:
-    """Whether ``view`` has both suspend hooks; a view with only one of them is treated as legacy."""
-    return (
-        is_plugin_view(view)
-        and callable(getattr(view, "on_suspend", None))
-        and callable(getattr(view, "on_resume", None))
-    )
+def resolve_plugin_lifecycle(
+    plugin: object, reason: PluginPauseReason
+) -> tuple[Callable[[], None], Callable[[], None]] | None:
+    """The (pause, resume) pair for ``plugin``: suspend/resume when it has both, else hide/show.
+
+    ``None`` when the plugin has neither pair, so the host knows there is nothing to pause.
+    """
+    if callable(getattr(plugin, "on_suspend", None)) and callable(getattr(plugin, "on_resume", None)):
+        suspendable = cast("SuspendablePlugin", plugin)
+        return partial(suspendable.on_suspend, reason), suspendable.on_resume
+    if callable(getattr(plugin, "on_deactivate", None)) and callable(getattr(plugin, "on_activate", None)):
+        view = cast("PluginView", plugin)
+        return view.on_deactivate, view.on_activate
+    return None

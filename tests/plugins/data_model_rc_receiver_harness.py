@@ -13,6 +13,7 @@ loopback keeps order) proves that everything sent before it went through the mod
 from __future__ import annotations
 
 import itertools
+import select
 import time
 from collections.abc import Callable
 from typing import Any
@@ -86,7 +87,7 @@ class ModelHarness:
         )
         self.vehicle.ack_policy = ack_policy
         self.vehicle.start()
-        self.fc = FlightController(clock=self.clock)
+        self.fc = FlightController()
         self.model = RCReceiverDataModel(self.fc, clock=self.clock)
         # messages read by each poll made through poll_until / sync, for bounded-work checks
         self.reads_per_poll: list[int] = []
@@ -138,6 +139,19 @@ class ModelHarness:
             return (text.decode(errors="replace") if isinstance(text, bytes) else str(text)) == token
 
         return self.poll_until(seen, f"sync marker {token!r}")
+
+    def send_backlog(self, *messages: Any) -> None:
+        """Queue ``messages`` on our side of the link without the model reading them.
+
+        They travel in one datagram, so once the connection's socket is readable all of them
+        are queued (a vehicle heartbeat arriving first could only make that wait shorter, and on
+        Linux loopback datagrams are queued inside ``sendto()`` anyway).
+        """
+        self.vehicle.send_raw(b"".join(encode(message, self.vehicle.system_id, 1) for message in messages))
+        master = self.fc.master
+        assert master is not None
+        readable, _w, _x = select.select([master.port], [], [], DEADLINE_S)
+        assert readable, "the backlog never reached our socket"
 
     def poll_after_sync(self) -> RCReceiverState:
         """A state built after every message sent so far went through the model."""

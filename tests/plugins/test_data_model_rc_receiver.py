@@ -174,7 +174,7 @@ def test_component_0_accepts_every_component_of_the_selected_system() -> None:
     THEN component 42's channels are shown and system 3's are not.
     """
     with ModelHarness(system_id=1, component_id=0) as harness:
-        assert harness.fc.target_component == 0
+        assert harness.fc.info.component_id == "0"
         harness.vehicle.send_rc_channels([1400] * 5, component_id=42)
         harness.vehicle.send_rc_channels([1900] * 5, system_id=3, component_id=42)
 
@@ -383,18 +383,19 @@ def test_a_request_that_cannot_be_sent_is_reported_as_send_failed(
     assert all("Network is unreachable" in (r.reason or "") for r in state.interval_requests)
 
 
-def test_activating_without_a_connection_reports_failed_requests_and_a_link_error() -> None:
+def test_activating_without_a_connection_requests_nothing_and_reports_a_link_error() -> None:
     """
     GIVEN a model whose flight controller was disconnected
     WHEN it is activated and polled
-    THEN the requests are "send failed", the link error says there is no connection, nothing raises.
+    THEN nothing is requested (there is nothing to send on), the link error says there is no
+         connection, and nothing raises.
     """
     with ModelHarness() as harness:
         harness.fc.disconnect()
         harness.model.activate()
         state = harness.model.poll()
 
-    assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.SEND_FAILED] * 2
+    assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.NOT_REQUESTED] * 2
     assert state.link_error
     assert not state.connected
 

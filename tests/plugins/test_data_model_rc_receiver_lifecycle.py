@@ -15,10 +15,16 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import (
     IntervalRequestOutcome,
     RCReceiverState,
 )
-from tests.plugins.data_model_rc_receiver_harness import ModelHarness
+from tests.plugins.data_model_rc_receiver_harness import (
+    ModelHarness,
+    decode_all,
+    rc_channels,
+    sys_status,
+)
 from tests.support.scripted_fc import ScriptedFlightController
 
 REQUEST = [(65, 200_000), (1, 200_000)]
+RC_RECEIVER = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 RESTORE = [(65, 0), (1, 0)]
 
 
@@ -222,3 +228,103 @@ def test_the_check_sends_nothing_but_set_message_interval(harness: ModelHarness)
             assert int(message.param1) in (65, 1)
             assert (message.target_system, message.target_component) == (1, 1)
     assert len([m for m in messages if m.get_type() == "COMMAND_LONG"]) == 8
+
+
+def test_interval_requests_go_to_the_discovered_system_and_component() -> None:
+    """
+    GIVEN a vehicle discovered as system 42, component 3
+    WHEN the model is activated and polled until the vehicle answers
+    THEN both COMMAND_LONGs target 42/3 (not component 0, as the methodic configurator 5.0.1's own
+         plugin sends), are MAVLink 2, and the vehicle's ACKs complete them
+    """
+    with ModelHarness(system_id=42, component_id=3) as harness:
+        harness.model.activate()
+        harness.poll_until(all_answered, "the interval requests to be accepted")
+        commands = [m for m in harness.gcs_messages() if m.get_type() == "COMMAND_LONG"]
+
+    assert [(c.target_system, c.target_component) for c in commands] == [(42, 3), (42, 3)]
+    assert all(c.get_msgbuf()[0] == 0xFD for c in commands)
+
+
+@pytest.mark.parametrize("connection_recovery", [False, True])
+def test_a_suspended_model_reads_nothing_and_drops_what_queued_meanwhile(
+    harness: ModelHarness, connection_recovery: bool
+) -> None:
+    """
+    GIVEN an active model showing live channels and a failsafe observed during the test
+    WHEN it is suspended, the vehicle meanwhile sends other channel values and a second failsafe,
+         and the model is resumed
+    THEN nothing is read while suspended, the queued messages are dropped instead of being shown
+         as live, the test's evidence is kept, and fresh telemetry after the backlog shows again
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    live_failsafe_test(harness)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+    before = harness.poll_after_sync()
+    assert before.failsafe_observed
+    assert before.recovery_observed
+
+    harness.model.suspend(connection_recovery=connection_recovery)
+    harness.send_backlog(rc_channels((1900,) * 5, rssi=10), sys_status(RC_RECEIVER, RC_RECEIVER, 0))
+    suspended = harness.model.poll()
+    assert harness.model.messages_read_last_poll == 0
+    assert suspended.recovery_observed
+
+    harness.model.resume()
+    after_resume = harness.poll_after_sync()
+    assert not after_resume.rc_channels_live
+    assert after_resume.failsafe is FailsafeStatus.UNKNOWN
+    assert after_resume.failsafe_observed_at == before.failsafe_observed_at
+    assert after_resume.recovery_observed
+
+    harness.vehicle.send_rc_channels([1200] * 5, rssi=90)
+    fresh = harness.poll_until(lambda s: s.rc_channels_live, "fresh channels after the backlog")
+    assert [c.pwm for c in fresh.channels] == [1200] * 5
+
+
+def test_during_a_connection_recovery_the_model_sends_nothing_not_even_on_deactivation(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN an active model whose streams were requested
+    WHEN the host suspends it for a connection recovery and then deactivates it (the step closes
+         while the link is being recovered), and later the step opens again
+    THEN no command left the plugin in between: no interval restore on a link in recovery, only
+         the new activation's requests
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    harness.poll_after_sync()
+    sent_before = len(harness.vehicle.received_bytes())
+
+    harness.model.suspend(connection_recovery=True)
+    harness.model.poll()
+    harness.model.deactivate()
+    # a later request on the same link is the barrier: whatever was sent before it has arrived
+    harness.model.activate()
+    harness.model.poll()
+    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+
+    received = decode_all(harness.vehicle.received_bytes()[sent_before:])
+    after = [m for m in received if m.get_type() != "HEARTBEAT"]
+    assert [(int(m.param1), int(m.param2)) for m in after] == REQUEST
+    assert harness.interval_commands() == REQUEST + REQUEST
+
+
+def test_after_a_connection_recovery_the_streams_are_asked_for_again(harness: ModelHarness) -> None:
+    """
+    GIVEN an active model whose streams were requested
+    WHEN the host suspends it for a connection recovery and resumes it (the vehicle may have
+         rebooted to its default rates)
+    THEN the next poll asks for both streams again, on the same connection
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+
+    harness.model.suspend(connection_recovery=True)
+    harness.model.resume()
+    harness.model.poll()
+
+    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    assert harness.interval_commands() == REQUEST + REQUEST

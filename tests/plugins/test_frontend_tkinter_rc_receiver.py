@@ -18,7 +18,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins import plugin_factory
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
     COLOUR_BAD,
@@ -30,11 +29,8 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
     register_rc_receiver_plugin,
 )
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from amc_rc_receiver.plugins.plugin_protocol import (
-    PluginModelContext,
-    is_plugin_view,
-    supports_suspend,
-)
+from amc_rc_receiver.plugins.plugin_factory import PluginModelContext, plugin_factory
+from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason, resolve_plugin_lifecycle
 from amc_rc_receiver.plugins.rc_receiver_state import (
     ChannelReading,
     FailsafeStatus,
@@ -67,6 +63,12 @@ class ScriptedModel(ScriptedSource[RCReceiverState]):
     def reset_test(self) -> None:
         self.calls.append("reset_test")
         self.state = replace(self.state, failsafe_observed=False, failsafe_observed_at=None)
+
+    def suspend(self, *, connection_recovery: bool = False) -> None:
+        self.calls.append("suspend (recovery)" if connection_recovery else "suspend")
+
+    def resume(self) -> None:
+        self.calls.append("resume")
 
 
 def live_state(**overrides: object) -> RCReceiverState:
@@ -617,7 +619,37 @@ def test_suspend_pauses_polling_and_resume_continues_with_the_same_history(
     view.on_resume()
     assert model.pump_until_polled(root)
     assert view.failsafe_observed_lamp.text == "yes, at 5.0 s"
-    assert model.calls == ["activate"]
+    assert model.calls == ["activate", "suspend", "resume"]
+
+
+@pytest.mark.parametrize(
+    ("reason", "model_call"),
+    [
+        (PluginPauseReason.EXCLUSIVE_OPERATION, "suspend"),
+        (PluginPauseReason.CONNECTION_RECOVERY, "suspend (recovery)"),
+    ],
+)
+def test_the_hosts_pause_reason_reaches_the_model(
+    root: tk.Tk, view: RCReceiverView, model: ScriptedModel, reason: PluginPauseReason, model_call: str
+) -> None:
+    """
+    GIVEN an active view
+    WHEN the host pauses it the way the methodic configurator 5.0.1 does (resolve_plugin_lifecycle
+         with a reason) and resumes it
+    THEN the model learns whether the link is being recovered (so it sends nothing) and resumes,
+         and no tick runs in between.
+    """
+    view.on_activate()
+    lifecycle = resolve_plugin_lifecycle(view, reason)
+    assert lifecycle is not None
+    pause, resume = lifecycle
+
+    pause()
+    assert model.polls_while_pumping(root) == 0
+    resume()
+
+    assert model.calls == ["activate", model_call, "resume"]
+    assert model.pump_until_polled(root)
 
 
 def test_a_model_failure_during_a_tick_is_shown_and_polling_continues(
@@ -683,8 +715,8 @@ def test_view_factory_builds_a_suspendable_plugin_view(root: tk.Tk, model: Scrip
     created = _create_rc_receiver_view(root, model, None)
 
     assert isinstance(created, RCReceiverView)
-    assert is_plugin_view(created)
-    assert supports_suspend(created)
+    for hook in ("on_activate", "on_deactivate", "destroy", "pack", "on_suspend", "on_resume"):
+        assert callable(getattr(created, hook))
 
 
 def test_model_factory_builds_the_receiver_model_from_the_context() -> None:
@@ -706,22 +738,15 @@ def test_register_makes_the_plugin_available_under_its_name(root: tk.Tk) -> None
     WHEN register_rc_receiver_plugin() runs
     THEN "rc_receiver" builds the real model and this view.
     """
-    was_registered = plugin_factory.is_registered(PLUGIN_RC_RECEIVER)
-    plugin_factory.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-    try:
-        register_rc_receiver_plugin()
-        assert plugin_factory.is_registered(PLUGIN_RC_RECEIVER)
-        built_model = plugin_factory.create_model(
-            PLUGIN_RC_RECEIVER, PluginModelContext(flight_controller=FlightController())
-        )
-        assert isinstance(built_model, RCReceiverDataModel)
-        built_view = plugin_factory.create(PLUGIN_RC_RECEIVER, root, built_model, None)
-        assert isinstance(built_view, RCReceiverView)
-        built_view.destroy()
-    finally:
-        plugin_factory.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-        if was_registered:
-            register_rc_receiver_plugin()
+    register_rc_receiver_plugin()
+    assert plugin_factory.is_registered(PLUGIN_RC_RECEIVER)
+    built_model = plugin_factory.create_model(
+        PLUGIN_RC_RECEIVER, PluginModelContext(flight_controller=FlightController())
+    )
+    assert isinstance(built_model, RCReceiverDataModel)
+    built_view = plugin_factory.create(PLUGIN_RC_RECEIVER, root, built_model, None)
+    assert isinstance(built_view, RCReceiverView)
+    built_view.destroy()
 
 
 # --------------------------------------------------------------------------- the real data model

@@ -78,7 +78,7 @@ def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests(
 
     view.reset_button.invoke()
     assert pump_until(root, lambda: lamp_text(view, "failsafe_observed_lamp") == "not yet")
-    with host.file_browser_pause():
+    with host.paused():
         root.update()
     send_receiver_telemetry(scripted_fc, healthy=True)
     assert pump_until(root, lambda: lamp_text(view, "present_lamp") == "yes")

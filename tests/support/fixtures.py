@@ -94,13 +94,15 @@ def relays() -> Iterator[Callable[..., UdpRelay]]:
 
 
 def read_messages(
-    flight_controller: FlightController,
+    link: Any,
     until: Callable[[list[Any]], bool],
     timeout: float = 10.0,
 ) -> list[Any]:
-    """Read the link the way the data model does (``master.recv_msg()``, every message passed to
-    ``handle_message``) until ``until(messages_so_far)`` holds or ``timeout`` passes."""
-    master = flight_controller.master
+    """Read ``link.master`` the way the data model does (``recv_msg()``, every message shown to
+    ``link.handle_message`` where the link has one, as the model shows its command tracker) until
+    ``until(messages_so_far)`` holds or ``timeout`` passes."""
+    handle_message = getattr(link, "handle_message", None)
+    master = link.master
     assert master is not None, "not connected"
     seen: list[Any] = []
     deadline = time.monotonic() + timeout
@@ -109,6 +111,7 @@ def read_messages(
         if msg is None:
             master.select(0.02)
             continue
-        flight_controller.handle_message(msg)
+        if handle_message is not None:
+            handle_message(msg)
         seen.append(msg)
     return seen

@@ -1,9 +1,10 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Behaviour of the non-blocking command manager, over a real loopback MAVLink link.
+"""Behaviour of the plugin's non-blocking command tracking, over a real loopback MAVLink link.
 
-Commands travel to a scripted vehicle on a UDP socket; ACKs are real pymavlink COMMAND_ACKs read
-back the way the data model reads (``master.recv_msg()``).  Time is an injected clock.
+Commands travel to a scripted vehicle on a UDP socket through a connected FlightController's
+``master``, as the plugin sends them; ACKs are real pymavlink COMMAND_ACKs read back the way the
+data model reads (``master.recv_msg()``).  Time is an injected clock.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.backend_flightcontroller_commands import (
+from amc_rc_receiver.plugins.rc_receiver_commands import (
     CommandManager,
     CommandOutcome,
     PendingCommand,
@@ -58,17 +59,45 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+class PluginLink:
+    """A connected FlightController plus the plugin's CommandManager, addressed as the model does."""
+
+    def __init__(self, flight_controller: FlightController, clock: FakeClock) -> None:
+        self.flight_controller = flight_controller
+        self.commands = CommandManager(clock=clock)
+
+    @property
+    def master(self) -> Any:
+        return self.flight_controller.master
+
+    def send_command(self, command: int, params: tuple[float, ...] = ()) -> PendingCommand:
+        info = self.flight_controller.info
+        return self.commands.send(
+            self.master, command, params, int(info.system_id), int(info.component_id)
+        )
+
+    def expire_commands(self) -> None:
+        self.commands.expire()
+
+    def handle_message(self, msg: Any) -> None:
+        self.commands.handle_message(msg)
+
+
 @pytest.fixture
-def fc(scripted_fc: ScriptedFlightController, clock: FakeClock) -> Iterator[FlightController]:
-    """A FlightController with a hand-moved command clock, connected to the scripted vehicle."""
-    flight_controller = FlightController(clock=clock)
+def fc(scripted_fc: ScriptedFlightController, clock: FakeClock) -> Iterator[PluginLink]:
+    """A FlightController connected to the scripted vehicle, with a hand-moved command clock."""
+    flight_controller = FlightController()
     assert flight_controller.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
-    yield flight_controller
+    yield PluginLink(flight_controller, clock)
     flight_controller.disconnect()
 
 
+def done(handle: PendingCommand) -> bool:
+    return handle.outcome is not CommandOutcome.PENDING
+
+
 def until_done(*handles: PendingCommand) -> Any:
-    return lambda _seen: all(h.done for h in handles)
+    return lambda _seen: all(done(h) for h in handles)
 
 
 def wait_commands(vehicle: ScriptedFlightController, count: int) -> None:
@@ -94,7 +123,7 @@ def decoded(msg: Any, system_id: int, component_id: int) -> Any:
     ],
 )
 def test_the_vehicles_answer_decides_the_outcome(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
     policy: AckPolicy,
     outcome: CommandOutcome,
@@ -115,7 +144,7 @@ def test_the_vehicles_answer_decides_the_outcome(
 
 
 def test_a_silent_vehicle_times_the_command_out_after_0_8_seconds(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
     clock: FakeClock,
 ) -> None:
@@ -139,7 +168,7 @@ def test_a_silent_vehicle_times_the_command_out_after_0_8_seconds(
 
 
 def test_send_command_returns_a_pending_handle_without_reading_or_waiting(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
     clock: FakeClock,
 ) -> None:
@@ -153,7 +182,7 @@ def test_send_command_returns_a_pending_handle_without_reading_or_waiting(
     scripted_fc.send_rc_channels([1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800])
     handle = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
     assert handle.outcome is CommandOutcome.PENDING
-    assert not handle.done
+    assert not done(handle)
     assert handle.sent_at == clock.now
     assert fc.commands.pending == (handle,)
     seen = read_messages(fc, lambda s: any(m.get_type() == "RC_CHANNELS" for m in s))
@@ -164,7 +193,7 @@ def test_send_command_returns_a_pending_handle_without_reading_or_waiting(
 
 
 def test_a_failing_transport_ends_the_command_as_send_failed_without_raising(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
     mocker: Any,
 ) -> None:
@@ -189,13 +218,13 @@ def test_send_command_without_a_connection_fails_readably() -> None:
     WHEN a command is sent
     THEN the handle is SEND_FAILED saying no flight controller is connected
     """
-    handle = FlightController().send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
+    handle = CommandManager().send(FlightController().master, SET_MESSAGE_INTERVAL, (65, 200_000), 1, 1)
     assert handle.outcome is CommandOutcome.SEND_FAILED
     assert "no flight controller is connected" in (handle.error or "")
 
 
 def test_more_than_seven_parameters_fail_without_sending(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
@@ -216,7 +245,7 @@ def test_more_than_seven_parameters_fail_without_sending(
 
 
 def test_acks_for_the_same_command_complete_pending_commands_oldest_first(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
@@ -238,7 +267,7 @@ def test_acks_for_the_same_command_complete_pending_commands_oldest_first(
 
 
 def test_acks_from_other_systems_components_or_commands_are_ignored(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
@@ -265,7 +294,7 @@ def test_acks_from_other_systems_components_or_commands_are_ignored(
 
 
 def test_a_command_to_component_zero_accepts_an_ack_from_any_component_of_that_system(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
@@ -274,7 +303,7 @@ def test_a_command_to_component_zero_accepts_an_ack_from_any_component_of_that_s
     THEN that ACK completes it
     """
     scripted_fc.ack_policy = AckPolicy.SILENT
-    handle = fc.commands.send(fc.master, SET_MESSAGE_INTERVAL, (65, 0), 1, 0, fc.connection_generation)
+    handle = fc.commands.send(fc.master, SET_MESSAGE_INTERVAL, (65, 0), 1, 0)
     wait_commands(scripted_fc, 1)
     scripted_fc.send_command_ack(SET_MESSAGE_INTERVAL, mavlink2.MAV_RESULT_ACCEPTED, component_id=154)
     read_messages(fc, until_done(handle))
@@ -282,7 +311,7 @@ def test_a_command_to_component_zero_accepts_an_ack_from_any_component_of_that_s
 
 
 def test_handle_message_leaves_every_message_with_the_caller(
-    fc: FlightController,
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
@@ -317,18 +346,19 @@ def test_handle_message_leaves_every_message_with_the_caller(
     assert handle.outcome is CommandOutcome.ACCEPTED
 
 
-def test_disconnect_ends_pending_commands_with_a_reason(
-    fc: FlightController,
+def test_a_connection_change_ends_pending_commands_with_a_reason(
+    fc: PluginLink,
     scripted_fc: ScriptedFlightController,
 ) -> None:
     """
     GIVEN a pending command to a silent vehicle
-    WHEN the facade disconnects
-    THEN the command ends SEND_FAILED saying the flight controller was disconnected
+    WHEN the connection it was sent on goes away (the model cancels everything with a reason)
+    THEN the command ends SEND_FAILED with that reason and nothing stays pending
     """
     scripted_fc.ack_policy = AckPolicy.SILENT
     handle = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
-    fc.disconnect()
+    fc.flight_controller.disconnect()
+    fc.commands.cancel_all("The flight controller was disconnected.")
     assert handle.outcome is CommandOutcome.SEND_FAILED
     assert "disconnected" in (handle.error or "")
     assert fc.commands.pending == ()
@@ -345,8 +375,8 @@ def test_any_bytes_decoded_from_the_link_never_break_or_wrongly_complete_a_comma
     THEN it never raises, and only a COMMAND_ACK for that command from 1/1 can complete it
     """
     clock = FakeClock()
-    manager = CommandManager(clock=clock, own_system_id=255, own_component_id=190)
-    handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), 1, 1, 1)
+    manager = CommandManager(clock=clock)  # NullLink sends as 255/190
+    handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), 1, 1)
     parser = mavlink2.MAVLink(None)
     parser.robust_parsing = True
     messages = parser.parse_buffer(data) or []
@@ -355,7 +385,7 @@ def test_any_bytes_decoded_from_the_link_never_break_or_wrongly_complete_a_comma
         if completed:
             assert msg.get_type() == "COMMAND_ACK"
             assert (msg.command, msg.get_srcSystem(), msg.get_srcComponent()) == (SET_MESSAGE_INTERVAL, 1, 1)
-    assert handle.done == (handle not in manager.pending)
+    assert done(handle) == (handle not in manager.pending)
 
 
 @given(st.sampled_from([0, 1, 2, 3, 4, 7, 8, 6, 200]), st.integers(1, 254), st.integers(1, 254))
@@ -369,7 +399,7 @@ def test_every_mav_result_except_in_progress_ends_the_command(
          with the pymavlink MAV_RESULT name
     """
     manager = CommandManager(clock=FakeClock())
-    handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), system, component, 1)
+    handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), system, component)
     ack = decoded(
         mavlink2.MAVLink_command_ack_message(SET_MESSAGE_INTERVAL, result, 0, 0, 255, 190), system, component
     )
@@ -378,7 +408,7 @@ def test_every_mav_result_except_in_progress_ends_the_command(
     assert handle.outcome is expected
     entry = mavlink2.enums["MAV_RESULT"].get(result)
     assert handle.result_name == (entry.name if entry else f"MAV_RESULT_{result}")
-    in_progress = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), system, component, 1)
+    in_progress = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), system, component)
     ack = decoded(
         mavlink2.MAVLink_command_ack_message(SET_MESSAGE_INTERVAL, 5, 0, 0, 255, 190), system, component
     )

@@ -1,11 +1,14 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Non-blocking MAVLink command manager: send a COMMAND_LONG now, learn its outcome later.
+"""Non-blocking MAVLink command tracking owned by the plugin: send a COMMAND_LONG now, learn its
+outcome later.
 
-Sending returns a `PendingCommand` handle at once; the poller that already reads every message
-passes each one to `handle_message`, which completes the oldest matching pending command (the
-autopilot answers in order) without consuming anything, and `expire` ends the silent ones after
-the ACK timeout.  Nothing here blocks, reads from the connection or raises to the caller.
+The methodic configurator's own `request_rc_receiver_messages()` waits for two ACKs on the UI
+thread, so the plugin never calls it and tracks its commands itself.  Sending returns a
+`PendingCommand` handle at once; the poller that already reads every message passes each one to
+`handle_message`, which completes the oldest matching pending command (the autopilot answers in
+order) without consuming anything, and `expire` ends the silent ones after the ACK timeout.
+Nothing here blocks, reads from the connection or raises to the caller.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
-from amc_rc_receiver import _
+from .. import _
 
 COMMAND_LONG_PARAM_COUNT = 7
 MAX_PENDING_COMMANDS = 64  # a bound, far above the two interval requests this tool makes
@@ -93,16 +96,10 @@ class PendingCommand:
     params: tuple[float, ...]
     target_system: int
     target_component: int
-    generation: int
     sent_at: float
     outcome: CommandOutcome = CommandOutcome.PENDING
     result_name: str | None = None
     error: str | None = None
-    finished_at: float | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.outcome is not CommandOutcome.PENDING
 
     @property
     def command_name(self) -> str:
@@ -112,8 +109,9 @@ class PendingCommand:
 class CommandManager:
     """Sends COMMAND_LONGs without waiting and matches COMMAND_ACKs fed to it by the poller.
 
-    ``own_system_id`` / ``own_component_id`` (optional) are the GCS ids the commands are sent
-    with; an ACK explicitly addressed to another ground station is then ignored.
+    The ground-station ids the commands leave with are read from the connection's encoder at
+    send time, so an ACK explicitly addressed to another ground station is ignored whatever ids
+    the host application chose.
     """
 
     DEFAULT_ACK_TIMEOUT_S = 0.8
@@ -122,13 +120,11 @@ class CommandManager:
         self,
         clock: Callable[[], float] = time.monotonic,
         ack_timeout_s: float = DEFAULT_ACK_TIMEOUT_S,
-        own_system_id: int | None = None,
-        own_component_id: int | None = None,
     ) -> None:
         self._clock = clock
         self.ack_timeout_s = ack_timeout_s
-        self._own_system_id = own_system_id
-        self._own_component_id = own_component_id
+        self._own_system_id: int | None = None
+        self._own_component_id: int | None = None
         self._pending: list[PendingCommand] = []
 
     @property
@@ -138,17 +134,15 @@ class CommandManager:
     def _failed(self, handle: PendingCommand, reason: str) -> PendingCommand:
         handle.outcome = CommandOutcome.SEND_FAILED
         handle.error = reason
-        handle.finished_at = handle.sent_at
         return handle
 
-    def send(  # noqa: PLR0917 - the contract's positional signature
+    def send(
         self,
         master: Any,
         command: int,
         params: Sequence[float],
         target_system: int,
         target_component: int,
-        generation: int,
     ) -> PendingCommand:
         """Send a COMMAND_LONG (confirmation 0) and return its handle; never blocks or raises."""
         try:
@@ -164,7 +158,6 @@ class CommandManager:
             params=padded,
             target_system=target_system,
             target_component=target_component,
-            generation=generation,
             sent_at=self._clock(),
         )
         name = mav_cmd_name(command)
@@ -188,7 +181,10 @@ class CommandManager:
                 ),
             )
         try:
-            master.mav.command_long_send(target_system, target_component, command, 0, *padded)
+            encoder = master.mav
+            self._own_system_id = _int_field(encoder, "srcSystem")
+            self._own_component_id = _int_field(encoder, "srcComponent")
+            encoder.command_long_send(target_system, target_component, command, 0, *padded)
         except Exception as error:  # OSError, serial errors, closed sockets: all end here
             return self._failed(
                 handle,
@@ -237,7 +233,6 @@ class CommandManager:
             handle.outcome = (
                 CommandOutcome.ACCEPTED if result == _MAV_RESULT_ACCEPTED else CommandOutcome.REJECTED
             )
-            handle.finished_at = self._clock()
             self._pending.remove(handle)
             return True
         return False
@@ -255,16 +250,13 @@ class CommandManager:
                 handle.error = _(
                     "{command}: no answer from the flight controller within {timeout:g} s."
                 ).format(command=handle.command_name, timeout=self.ack_timeout_s)
-                handle.finished_at = now
             else:
                 still_pending.append(handle)
         self._pending = still_pending
 
     def cancel_all(self, reason: str) -> None:
-        """End every pending command as SEND_FAILED with ``reason`` (used on disconnect)."""
-        now = self._clock()
+        """End every pending command as SEND_FAILED with ``reason`` (the connection went away)."""
         for handle in self._pending:
             handle.outcome = CommandOutcome.SEND_FAILED
             handle.error = reason
-            handle.finished_at = now
         self._pending = []
