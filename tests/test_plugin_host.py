@@ -25,8 +25,9 @@ from amc_rc_receiver.configuration_steps import (
 from amc_rc_receiver.plugin_host import PluginHost, ViewState
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, PluginModelContext
+from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason
 
-RECEIVER_STEP = "06_remote_controller_receiver.param"
+RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 
 
 class RecordingModel:
@@ -58,10 +59,11 @@ class LegacyView(ttk.Frame):
 
 
 class SuspendableView(LegacyView):
-    """A plugin view with paired suspend/resume hooks."""
+    """A plugin view with paired suspend/resume hooks, as the methodic configurator 5.0.1 calls them."""
 
-    def on_suspend(self) -> None:
-        self.calls.append("suspend")
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        recovering = reason is PluginPauseReason.CONNECTION_RECOVERY
+        self.calls.append("suspend (recovery)" if recovering else "suspend")
 
     def on_resume(self) -> None:
         self.calls.append("resume")
@@ -70,7 +72,7 @@ class SuspendableView(LegacyView):
 class HalfSuspendableView(LegacyView):
     """Has on_suspend but no on_resume, so it must be paused the legacy way."""
 
-    def on_suspend(self) -> None:
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
         self.calls.append("suspend")
 
 
@@ -81,8 +83,8 @@ class FailingView(SuspendableView):
         super().on_activate()
         raise RuntimeError("timer could not start")
 
-    def on_suspend(self) -> None:
-        super().on_suspend()
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        super().on_suspend(reason)
         raise OSError("link closed")
 
     def on_deactivate(self) -> None:
@@ -217,7 +219,7 @@ def test_a_step_without_a_plugin_gets_only_a_content_frame(root: tk.Tk) -> None:
     factory = PluginFactory()
     factory.register(PLUGIN_RC_RECEIVER, SuspendableView, built.append)
     host = PluginHost(root, FlightController(), factory=factory)
-    plain = load_configuration_steps("ArduCopter").step("05_board_orientation.param")
+    plain = next(step for step in load_configuration_steps("ArduCopter").steps if step.plugin is None)
     assert plain is not None
 
     layout = host.show_step(plain)
@@ -340,7 +342,7 @@ def test_changing_step_while_the_browser_is_open_does_not_resume_the_old_view(
     host, _factory = make_host(root)
     host.show_step(receiver_step)
     old_view = current_view(host)
-    next_step = load_configuration_steps("ArduCopter").step("07_remote_controller_modes.param")
+    next_step = next(step for step in load_configuration_steps("ArduCopter").steps if step.plugin is None)
     assert next_step is not None
 
     host.pause()
@@ -547,39 +549,31 @@ def test_the_real_receiver_plugin_runs_left_of_the_table_and_survives_a_file_bro
     THEN its polling timer runs, stops while the browser is open, runs again in the same view,
     and is cancelled when the view is destroyed.
     """
-    from amc_rc_receiver.plugins import plugin_factory as default_registry
     from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
         RCReceiverView,
         register_rc_receiver_plugin,
     )
 
-    was_registered = default_registry.is_registered(PLUGIN_RC_RECEIVER)
-    default_registry.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-    try:
-        register_rc_receiver_plugin()
-        host = PluginHost(root, FlightController())
+    register_rc_receiver_plugin()
+    host = PluginHost(root, FlightController())
 
-        layout = host.show_step(receiver_step)
-        view = host.active_view
-        assert layout is not None
-        assert isinstance(view, RCReceiverView)
-        assert view.master is layout.plugin_frame
-        assert view.active
-        assert view.timer_id is not None
+    layout = host.show_step(receiver_step)
+    view = host.active_view
+    assert layout is not None
+    assert isinstance(view, RCReceiverView)
+    assert view.master is layout.plugin_frame
+    assert view.active
+    assert view.timer_id is not None
 
-        host.pause()
-        assert view.suspended
-        assert view.timer_id is None
-        simulate_file_browser(root)
-        host.resume()
-        assert host.active_view is view
-        assert view.timer_id is not None
+    host.pause()
+    assert view.suspended
+    assert view.timer_id is None
+    simulate_file_browser(root)
+    host.resume()
+    assert host.active_view is view
+    assert view.timer_id is not None
 
-        host.leave_step()
-        assert view.timer_id is None
-        assert not view.winfo_exists()
-        assert host.errors == ()
-    finally:
-        default_registry.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-        if was_registered:
-            register_rc_receiver_plugin()
+    host.leave_step()
+    assert view.timer_id is None
+    assert not view.winfo_exists()
+    assert host.errors == ()

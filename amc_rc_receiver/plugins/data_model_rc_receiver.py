@@ -52,6 +52,8 @@ __all__ = [
 ]
 
 MAX_MESSAGES_PER_POLL = 50
+# About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
+MAX_MESSAGES_DROPPED_ON_RESUME = 1000
 STALE_AFTER_S = 3.0
 RATE_WINDOW_S = 2.0
 # 5 Hz: fast enough to see sticks move and failsafe flip, light enough for a telemetry radio.
@@ -297,11 +299,14 @@ class RCReceiverDataModel:
         if self._recovering:
             self._recovering = False
             self._requested_on = None
-        self._discarding = True
         self._carried = None
         self._invalidate_readings()
         self._channels_rate.reset()
         self._status_rate.reset()
+        try:
+            self._discarding = not self._drop_queued_messages()
+        except Exception as error:  # resuming must never crash the host
+            self._link_error = _describe_transport_error(error)
         self._state = self._safe_build_state()
 
     def reset_test(self) -> None:
@@ -386,6 +391,21 @@ class RCReceiverDataModel:
         for message_id, _name in _STREAMS:
             self._send_interval(master, message_id, DEFAULT_INTERVAL_US)
 
+    def _drop_queued_messages(self) -> bool:
+        """Read and drop what is waiting now (ACKs still count); True once the queue ran dry.
+
+        Bounded, so a huge backlog costs one UI tick at most; polls drop the rest.
+        """
+        master = self._master
+        if master is None:
+            return True
+        for _index in range(MAX_MESSAGES_DROPPED_ON_RESUME):
+            msg = master.recv_msg()
+            if msg is None:
+                return True
+            self._commands.handle_message(msg)
+        return False
+
     def _forward_carried_message(self) -> None:
         if self._carried is not None:
             carried, self._carried = self._carried, None
@@ -443,10 +463,18 @@ class RCReceiverDataModel:
                 # the queue ran dry: from the next poll on, every message is new
                 self._discarding = False
         finally:
+            # pymavlink reports a TCP peer's close only through this flag; reads then return
+            # nothing for ever, which must not look like a quiet but live link.
+            closed = getattr(master, "portdead", False) is True
             # Whatever arrived before a transport error is still real and counted.
             self._messages_read_total += self._messages_read
             self._channels_rate.add(now, channels_count)
             self._status_rate.add(now, status_count)
+        if closed:
+            self._carried = None
+            self._link_error = _("The flight controller closed the connection.")
+            self._invalidate_readings()
+            return
         if latest_channels is not None:
             self._channels = _channels_sample(latest_channels, now)
             self._link_error = None
@@ -489,6 +517,7 @@ class RCReceiverDataModel:
             failsafe_observed_at=history.failsafe_observed_at,
             recovery_observed=history.recovery_observed,
             recovery_observed_at=history.recovery_observed_at,
+            failsafe_transitions=history.transitions,
             link_error=self._link_error,
             backlog=self._backlog,
             rc_channels_rate_hz=self._channels_rate.rate_hz(now),

@@ -85,6 +85,8 @@ class RCReceiverState:
     failsafe_observed_at: float | None = None
     recovery_observed: bool = False
     recovery_observed_at: float | None = None
+    # Every change between failsafe active and not active since the first failsafe (bounded).
+    failsafe_transitions: tuple[tuple[FailsafeStatus, float], ...] = ()
     link_error: str | None = None
     backlog: bool = False
     rc_channels_rate_hz: float = 0.0

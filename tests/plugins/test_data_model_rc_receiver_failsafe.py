@@ -160,6 +160,29 @@ def test_failsafe_and_recovery_are_recorded_with_their_times(harness: ModelHarne
     assert (recovered.recovery_observed, recovered.recovery_observed_at) == (True, start + 2.0)
 
 
+def test_a_second_failsafe_that_never_clears_takes_back_the_recovery(harness: ModelHarness) -> None:
+    """
+    GIVEN a failsafe at t+1 s that recovered at t+2 s
+    WHEN the receiver fails again at t+3 s and stays in failsafe
+    THEN the first failsafe stays latched at t+1 s, "recovery observed" is false again, and the
+         three transitions are kept with their times.
+    """
+    start = harness.clock.now
+    receiver_status(harness, present=True, enabled=True, healthy=True)
+    for healthy in (False, True, False):
+        harness.clock.advance(1.0)
+        state = receiver_status(harness, present=True, enabled=True, healthy=healthy)
+
+    assert state.failsafe is FailsafeStatus.ACTIVE
+    assert state.failsafe_observed_at == start + 1.0
+    assert not state.recovery_observed
+    assert state.failsafe_transitions == (
+        (FailsafeStatus.ACTIVE, start + 1.0),
+        (FailsafeStatus.NOT_ACTIVE, start + 2.0),
+        (FailsafeStatus.ACTIVE, start + 3.0),
+    )
+
+
 def test_a_brief_failsafe_between_two_polls_is_still_recorded(harness: ModelHarness) -> None:
     """
     GIVEN an unhealthy and then a healthy SYS_STATUS both queued before one poll
