@@ -2,31 +2,44 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Load a vehicle's configuration step file, validate it, and hand out frozen step records.
 
-The JSON files and their schema are package data read through ``importlib.resources``, so they
-load the same from a source tree, an installed wheel or a PyInstaller bundle.  Every file is
-checked against the schema when it is read (plus two cross-references the schema cannot
-express); a bad file raises one :class:`ConfigurationStepsError` that names the file, the JSON
-path and what is wrong, never a half-loaded result.
+The JSON files and their schema live in the repository's top-level ``configuration_steps/``
+folder and are installed as package data in ``amc_rc_receiver/configuration_steps/`` (wheel,
+sdist, PyInstaller bundle); an editable install or a plain source checkout reads the top-level
+folder itself (:func:`steps_directory`).  Every file is checked against the schema when it is
+read (plus two cross-references the schema cannot express); a bad file raises one
+:class:`ConfigurationStepsError` that names the file, the JSON path and what is wrong, never a
+half-loaded result.
+
+The schema accepts the methodic configurator 5.0.1's own step files unchanged, so the same
+loader reads them (:func:`load_configuration_steps_file`, or ``load_configuration_steps(vehicle,
+directory=...)``) and finds their plugin entries.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # jsonschema ships no type information; its untyped surface stays inside _schema_problems().
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from amc_rc_receiver import _
 
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
 _PACKAGE = "amc_rc_receiver"
+# The folder name both inside the installed package and at the top of the repository.
 STEPS_DIRECTORY = "configuration_steps"
+# In a source checkout (editable install, or the package run from the repository) the step
+# files are not inside the package but in the repository's top-level folder.
+_CHECKOUT_STEPS_DIRECTORY = Path(__file__).resolve().parent.parent / STEPS_DIRECTORY
 SCHEMA_FILENAME = "configuration_steps_schema.json"
 _STEP_FILE_PATTERN = re.compile(r"^configuration_steps_(?P<vehicle>[A-Za-z0-9]+)\.json$")
 # A broken file can violate the schema in hundreds of places; the first few locate the problem.
@@ -128,10 +141,33 @@ class ConfigurationSteps:
         """Every plugin name the steps refer to."""
         return frozenset(step.plugin.name for step in self.steps if step.plugin is not None)
 
+    def plugin_step(self, name: str) -> ConfigurationStep | None:
+        """The first step that shows plugin ``name`` (e.g. the receiver step), or ``None``.
+
+        The receiver step's file name differs between vehicles (``05_…`` for ArduCopter and
+        ArduPlane, ``08_…`` for Heli and Rover), so callers find it by its plugin, not by name.
+        """
+        return next(
+            (step for step in self.steps if step.plugin is not None and step.plugin.name == name), None
+        )
+
+
+def steps_directory() -> Traversable:
+    """The folder holding the bundled step files and their schema.
+
+    Installed (wheel, PyInstaller bundle) it is the package's ``configuration_steps`` folder;
+    in a source checkout or an editable install, where the package folder has none, it is the
+    repository's top-level ``configuration_steps/``.
+    """
+    installed = resources.files(_PACKAGE) / STEPS_DIRECTORY
+    if installed.is_dir() or not (_CHECKOUT_STEPS_DIRECTORY / SCHEMA_FILENAME).is_file():
+        return installed
+    return _CHECKOUT_STEPS_DIRECTORY
+
 
 def available_vehicles() -> tuple[str, ...]:
     """Vehicle types with a bundled step file, sorted (e.g. ``("ArduCopter", "ArduPlane", ...)``)."""
-    directory = resources.files(_PACKAGE) / STEPS_DIRECTORY
+    directory = steps_directory()
     vehicles = []
     for entry in directory.iterdir():
         match = _STEP_FILE_PATTERN.match(entry.name)
@@ -145,8 +181,13 @@ def step_file_name(vehicle: str) -> str:
     return f"configuration_steps_{vehicle}.json"
 
 
-def load_configuration_steps(vehicle: str) -> ConfigurationSteps:
-    """Load and validate the bundled step file of ``vehicle`` (cached; results are immutable)."""
+def load_configuration_steps(vehicle: str, directory: str | Path | None = None) -> ConfigurationSteps:
+    """Load and validate the step file of ``vehicle``: the bundled one (cached; results are
+    immutable), or ``configuration_steps_<vehicle>.json`` in ``directory`` (e.g. the methodic
+    configurator's own package folder).
+    """
+    if directory is not None:
+        return load_configuration_steps_file(Path(directory) / step_file_name(vehicle), vehicle)
     if vehicle not in available_vehicles():
         raise ConfigurationStepsError(
             step_file_name(vehicle),
@@ -161,7 +202,7 @@ def load_configuration_steps(vehicle: str) -> ConfigurationSteps:
 @lru_cache(maxsize=16)
 def _load_bundled(vehicle: str) -> ConfigurationSteps:
     source = step_file_name(vehicle)
-    resource = resources.files(_PACKAGE) / STEPS_DIRECTORY / source
+    resource = steps_directory() / source
     try:
         text = resource.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -225,10 +266,39 @@ def plugin_for_step(steps: ConfigurationSteps, filename: str) -> StepPlugin | No
     return None if step is None else step.plugin
 
 
+def unregistered_plugin_errors(
+    step_files_or_vehicles: Iterable[ConfigurationSteps | str], is_registered: Callable[[str], bool]
+) -> list[str]:
+    """One readable error per step that names a plugin for which ``is_registered`` is false.
+
+    Items are loaded step files or bundled vehicle names (``"ArduCopter"``); a vehicle whose
+    step file cannot be loaded yields its load error instead, so nothing is silently skipped.
+    An empty list means every plugin the steps name can be shown.
+    """
+    errors: list[str] = []
+    for item in step_files_or_vehicles:
+        if isinstance(item, str):
+            try:
+                steps = load_configuration_steps(item)
+            except ConfigurationStepsError as exc:
+                errors.append(str(exc))
+                continue
+        else:
+            steps = item
+        errors.extend(
+            _("{source}: step {filename} uses plugin '{name}', which is not registered.").format(
+                source=steps.source, filename=step.filename, name=step.plugin.name
+            )
+            for step in steps.steps
+            if step.plugin is not None and not is_registered(step.plugin.name)
+        )
+    return errors
+
+
 @lru_cache(maxsize=1)
 def configuration_steps_schema() -> Mapping[str, Any]:
     """The JSON Schema every step file is validated against."""
-    resource = resources.files(_PACKAGE) / STEPS_DIRECTORY / SCHEMA_FILENAME
+    resource = steps_directory() / SCHEMA_FILENAME
     schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
     return schema
 

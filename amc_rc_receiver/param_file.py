@@ -14,11 +14,19 @@ import os
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from amc_rc_receiver import _
 
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
 _PACKAGE = "amc_rc_receiver"
-EXAMPLE_RECEIVER_PARAM_FILE = "06_remote_controller_receiver.param"
+# Bundled examples live in data/<vehicle>/, named like that vehicle's receiver step file
+# (05_remote_controller_receiver.param for ArduCopter and ArduPlane, 08_… for Heli and Rover).
+EXAMPLE_DIRECTORY = "data"
+EXAMPLE_VEHICLE = "ArduCopter"
+RECEIVER_STEP_SUFFIX = "_remote_controller_receiver.param"
 # ArduPilot parameter names are upper case, start with a letter and are at most 16 characters.
 PARAM_NAME_MAX_LENGTH = 16
 _NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -89,10 +97,36 @@ def read_param_file(path: str | os.PathLike[str]) -> tuple[ParamEntry, ...]:
     return parse_param_text(text, source)
 
 
-def read_example_receiver_params() -> tuple[ParamEntry, ...]:
-    """The receiver-step example shipped with the package."""
-    resource = resources.files(_PACKAGE) / "data" / EXAMPLE_RECEIVER_PARAM_FILE
-    return parse_param_text(resource.read_text(encoding="utf-8-sig"), EXAMPLE_RECEIVER_PARAM_FILE)
+def example_receiver_param_file(vehicle: str = EXAMPLE_VEHICLE) -> str:
+    """``<vehicle>/<NN>_remote_controller_receiver.param``: the bundled receiver example of ``vehicle``.
+
+    Raises :class:`ParamFileError` when the package has no example for that vehicle type.
+    """
+    return f"{vehicle}/{_example_resource(vehicle).name}"
+
+
+def read_example_receiver_params(vehicle: str = EXAMPLE_VEHICLE) -> tuple[ParamEntry, ...]:
+    """The receiver-step example of ``vehicle`` shipped with the package."""
+    resource = _example_resource(vehicle)
+    return parse_param_text(resource.read_text(encoding="utf-8-sig"), f"{vehicle}/{resource.name}")
+
+
+def _example_resource(vehicle: str) -> Traversable:
+    folder = resources.files(_PACKAGE) / EXAMPLE_DIRECTORY / vehicle
+    found = []
+    if folder.is_dir():
+        found = sorted(
+            (entry for entry in folder.iterdir() if entry.name.endswith(RECEIVER_STEP_SUFFIX)),
+            key=lambda entry: entry.name,
+        )
+    if not found:
+        raise ParamFileError(
+            f"{EXAMPLE_DIRECTORY}/{vehicle}",
+            reason=_("there is no bundled receiver example for vehicle type '{vehicle}'").format(
+                vehicle=vehicle
+            ),
+        )
+    return found[0]
 
 
 def parse_param_text(text: str, source: str) -> tuple[ParamEntry, ...]:

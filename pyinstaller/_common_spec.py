@@ -6,7 +6,8 @@ Each spec imports this module (from its own folder, SPECPATH) and only adds the 
 packaging.  PyInstaller cannot see what is imported by name at run time, so this module lists it:
 every plugin and sim_bridge submodule (`collect_submodules`), pymavlink's dialect modules (mavutil
 picks them with `__import__("pymavlink.dialects.v20." + dialect)`), and the package data files,
-compiling the translation catalogs first so a fresh clone packs its .mo files.
+compiling the translation catalogs first so a fresh clone packs its .mo files.  The configuration
+step files are packed from the repository's top-level folder to the place a wheel installs them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ ENTRY_SCRIPT = "launch_amc_rc_receiver.py"
 SUBMODULE_PACKAGES = (f"{PACKAGE}.plugins", f"{PACKAGE}.sim_bridge")
 # Package data, relative to the package folder (mirrors pyproject's package-data; the .po
 # sources are not needed at run time because the .mo files are compiled here).
-DATA_PATTERNS = ("configuration_steps/*.json", "data/*", "locale/*/LC_MESSAGES/*.mo")
+DATA_PATTERNS = ("data/*/*.param", "locale/*/LC_MESSAGES/*.mo")
+# Package data kept outside the package folder (mirrors pyproject's package-dir):
+# (folder under the project root, pattern, destination folder in the bundle).
+MAPPED_DATA = (("configuration_steps", "*.json", f"{PACKAGE}/configuration_steps"),)
 # mavutil imports the MAVLink 1 "all" dialect statically and loads the rest by name:
 # MAVLINK_DIALECT (default "all") under MAVLINK20 picks v20, and the project's code uses
 # ardupilotmega for MAVLink 2.  "common" and "minimal" are what other tools ask for.
@@ -73,6 +77,11 @@ def package_datas(root: Path) -> list[tuple[str, str]]:
             if source.is_file():
                 destination = Path(PACKAGE) / source.parent.relative_to(package_dir)
                 datas.append((str(source), destination.as_posix()))
+    for folder, pattern, destination_folder in MAPPED_DATA:
+        sources = sorted(source for source in (root / folder).glob(pattern) if source.is_file())
+        if not sources:
+            raise SystemExit(f"no {pattern} files in {root / folder}: the program would have no step files")
+        datas += [(str(source), destination_folder) for source in sources]
     return datas
 
 

@@ -1,11 +1,11 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Behaviour of the bundled configuration step files, their schema and the loader."""
+"""Behaviour of the bundled configuration step files, their schema and the loader, and the same
+loader on the four step files of the released methodic configurator 5.0.1."""
 
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from amc_rc_receiver.configuration_steps import (
+    STEPS_DIRECTORY,
+    ConfigurationSteps,
     ConfigurationStepsError,
     StepPlugin,
     available_vehicles,
@@ -21,21 +23,45 @@ from amc_rc_receiver.configuration_steps import (
     load_configuration_steps_file,
     parse_configuration_steps,
     plugin_for_step,
+    steps_directory,
+    unregistered_plugin_errors,
 )
-from amc_rc_receiver.plugins import plugin_factory
+from amc_rc_receiver.param_file import example_receiver_param_file, read_example_receiver_params
 from amc_rc_receiver.plugins.plugin_constants import (
     KNOWN_PLUGINS,
     PLUGIN_PLACEMENTS,
     PLUGIN_RC_RECEIVER,
 )
 
-RECEIVER_STEP = "06_remote_controller_receiver.param"
+# The released methodic configurator's fixtures (tests/support/methodic_configurator.py).
+pytest_plugins = ["tests.support.methodic_configurator"]
+
+ROOT = Path(__file__).resolve().parents[1]
 VEHICLES = ("ArduCopter", "ArduPlane", "Heli", "Rover")
+# The receiver step's file name in the methodic configurator 5.0.1, and so in ours.
+RECEIVER_STEPS = {
+    "ArduCopter": "05_remote_controller_receiver.param",
+    "ArduPlane": "05_remote_controller_receiver.param",
+    "Heli": "08_remote_controller_receiver.param",
+    "Rover": "08_remote_controller_receiver.param",
+}
+RECEIVER_STEP = RECEIVER_STEPS["ArduCopter"]
+UPSTREAM_PACKAGE = "ardupilot_methodic_configurator"
 
 
 def _raw(vehicle: str) -> dict[str, Any]:
-    path = resources.files("amc_rc_receiver") / "configuration_steps"
-    document: dict[str, Any] = json.loads((path / f"configuration_steps_{vehicle}.json").read_text("utf-8"))
+    text = (steps_directory() / f"configuration_steps_{vehicle}.json").read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def _upstream(methodic_configurator_501_dir: Path) -> Path:
+    return methodic_configurator_501_dir / UPSTREAM_PACKAGE
+
+
+def _upstream_raw(methodic_configurator_501_dir: Path, name: str) -> dict[str, Any]:
+    text = (_upstream(methodic_configurator_501_dir) / name).read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
     return document
 
 
@@ -62,16 +88,33 @@ def test_each_bundled_step_file_validates_against_the_schema(vehicle: str) -> No
     assert [error.message for error in validator.iter_errors(_raw(vehicle))] == []
 
 
+def test_the_step_files_are_read_from_the_top_level_folder_of_a_source_checkout() -> None:
+    """GIVEN this source checkout, whose package folder holds no step files
+    WHEN the step folder is looked up
+    THEN it is the repository's top-level configuration_steps/ folder, as the layout promises.
+    """
+    package_copy = ROOT / "amc_rc_receiver" / STEPS_DIRECTORY
+    if package_copy.is_dir():
+        pytest.skip("the package folder has its own copy (an installed, non-editable package)")
+    assert Path(str(steps_directory())) == ROOT / STEPS_DIRECTORY
+    assert (ROOT / STEPS_DIRECTORY / "configuration_steps_schema.json").is_file()
+
+
 @pytest.mark.parametrize("vehicle", VEHICLES)
-def test_each_vehicle_shows_the_receiver_check_left_of_the_receiver_step(vehicle: str) -> None:
+def test_each_vehicle_shows_the_receiver_check_left_of_its_receiver_step(vehicle: str) -> None:
     """GIVEN a bundled vehicle
     WHEN its steps are loaded
-    THEN the receiver step names rc_receiver with placement left, spelled as the methodic configurator does.
+    THEN the receiver step, named as in the methodic configurator 5.0.1 (05_ for ArduCopter and
+    ArduPlane, 08_ for Heli and Rover), names rc_receiver with placement left, spelled as 5.0.1 does.
     """
     steps = load_configuration_steps(vehicle)
+    receiver_step = RECEIVER_STEPS[vehicle]
 
-    assert plugin_for_step(steps, RECEIVER_STEP) == StepPlugin(PLUGIN_RC_RECEIVER, "left")
-    assert _raw(vehicle)["steps"][RECEIVER_STEP]["plugin"] == {"name": "rc_receiver", "placement": "left"}
+    assert plugin_for_step(steps, receiver_step) == StepPlugin(PLUGIN_RC_RECEIVER, "left")
+    assert _raw(vehicle)["steps"][receiver_step]["plugin"] == {"name": "rc_receiver", "placement": "left"}
+    found = steps.plugin_step(PLUGIN_RC_RECEIVER)
+    assert found is not None
+    assert found.filename == receiver_step
 
 
 @pytest.mark.parametrize("vehicle", VEHICLES)
@@ -81,9 +124,27 @@ def test_only_the_receiver_step_carries_a_plugin(vehicle: str) -> None:
 
     with_plugin = [step.filename for step in steps.steps if step.plugin is not None]
 
-    assert with_plugin == [RECEIVER_STEP]
+    assert with_plugin == [RECEIVER_STEPS[vehicle]]
     assert len(steps.steps) >= 5
     assert steps.plugin_names == frozenset({PLUGIN_RC_RECEIVER})
+
+
+@pytest.mark.parametrize("vehicle", VEHICLES)
+def test_each_vehicle_ships_an_example_named_like_its_receiver_step(vehicle: str) -> None:
+    """GIVEN a bundled vehicle
+    WHEN its receiver example is looked up
+    THEN it is data/<vehicle>/<receiver step file name> and parses with a receiver protocol and failsafe.
+    """
+    receiver = load_configuration_steps(vehicle).plugin_step(PLUGIN_RC_RECEIVER)
+    assert receiver is not None
+
+    assert example_receiver_param_file(vehicle) == f"{vehicle}/{receiver.filename}"
+    names = {entry.name for entry in read_example_receiver_params(vehicle)}
+    assert {"RC_PROTOCOLS", "RSSI_TYPE", "RC_FS_TIMEOUT"} <= names
+    # The failsafe parameters the step's description names are the ones the example sets.
+    failsafe = {"ArduPlane": "THR_FAILSAFE", "Rover": "FS_ACTION"}.get(vehicle, "FS_THR_ENABLE")
+    assert failsafe in receiver.description
+    assert failsafe in names
 
 
 @pytest.mark.parametrize("vehicle", VEHICLES)
@@ -93,7 +154,7 @@ def test_steps_load_in_file_order_with_their_texts(vehicle: str) -> None:
 
     assert steps.filenames == tuple(_raw(vehicle)["steps"])
     assert [step.number for step in steps.steps] == sorted(step.number for step in steps.steps)
-    receiver = steps.step(RECEIVER_STEP)
+    receiver = steps.step(RECEIVER_STEPS[vehicle])
     assert receiver is not None
     assert receiver.why
     assert "failsafe" in receiver.description
@@ -106,36 +167,50 @@ def test_steps_load_in_file_order_with_their_texts(vehicle: str) -> None:
 def test_plugin_for_an_unknown_or_plain_step_is_none() -> None:
     """GIVEN the Copter steps WHEN asked for a plain step or an unknown file THEN neither has a plugin."""
     steps = load_configuration_steps("ArduCopter")
-    assert plugin_for_step(steps, "05_board_orientation.param") is None
+    assert plugin_for_step(steps, "15_board_orientation.param") is None
     assert plugin_for_step(steps, "99_my_own_extras.param") is None
+    assert steps.plugin_step("motor_test") is None
 
 
-def test_schema_enums_match_the_plugin_constants() -> None:
-    """GIVEN the schema WHEN its plugin enums are read THEN they list exactly the names the code knows."""
+def test_schema_enums_contain_the_plugin_constants() -> None:
+    """GIVEN the schema WHEN its plugin enums are read
+    THEN they list every plugin this package provides (among the methodic configurator's) and exactly
+    the placements the code knows.
+    """
     plugin = configuration_steps_schema()["$defs"]["step"]["properties"]["plugin"]["properties"]
-    assert tuple(plugin["name"]["enum"]) == KNOWN_PLUGINS
+    assert set(KNOWN_PLUGINS) <= set(plugin["name"]["enum"])
     assert tuple(plugin["placement"]["enum"]) == PLUGIN_PLACEMENTS
 
 
 def test_every_plugin_named_in_the_steps_is_registered_after_plugin_registration() -> None:
     """GIVEN the receiver plugin's own register function
     WHEN it has run
-    THEN every plugin named by any bundled step file is registered (and was not before).
+    THEN no bundled step file names a plugin the registry lacks.
     """
-    from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
-        register_rc_receiver_plugin,
-    )
+    from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import register_rc_receiver_plugin
+    from amc_rc_receiver.plugins.plugin_factory import plugin_factory
 
-    was_registered = plugin_factory.is_registered(PLUGIN_RC_RECEIVER)
-    plugin_factory.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-    try:
-        assert len(plugin_factory.check_configuration_plugins_registered(VEHICLES)) == len(VEHICLES)
+    if not plugin_factory.is_registered(PLUGIN_RC_RECEIVER):
         register_rc_receiver_plugin()
-        assert plugin_factory.check_configuration_plugins_registered(VEHICLES) == []
-    finally:
-        plugin_factory.plugin_factory.unregister(PLUGIN_RC_RECEIVER)
-        if was_registered:
-            register_rc_receiver_plugin()
+
+    assert unregistered_plugin_errors(VEHICLES, plugin_factory.is_registered) == []
+
+
+def test_each_step_naming_an_unregistered_plugin_is_reported_with_its_file_and_step() -> None:
+    """GIVEN a registry that knows no plugin
+    WHEN the bundled step files and an unknown vehicle are checked
+    THEN there is one error per vehicle naming its file, receiver step and plugin, and the
+    unknown vehicle's load error instead of silence.
+    """
+    errors = unregistered_plugin_errors([*VEHICLES, "ArduSub"], lambda _name: False)
+
+    assert len(errors) == len(VEHICLES) + 1
+    for vehicle, error in zip(VEHICLES, errors, strict=False):
+        assert f"configuration_steps_{vehicle}.json" in error
+        assert RECEIVER_STEPS[vehicle] in error
+        assert "'rc_receiver'" in error
+    assert "configuration_steps_ArduSub.json" in errors[-1]
+    assert unregistered_plugin_errors([load_configuration_steps("Rover")], {"rc_receiver"}.__contains__) == []
 
 
 def test_a_wrong_placement_names_the_file_the_json_path_and_the_allowed_values(tmp_path: Path) -> None:
@@ -161,7 +236,7 @@ def test_a_wrong_placement_names_the_file_the_json_path_and_the_allowed_values(t
 def test_a_misspelt_plugin_name_is_caught_at_load(tmp_path: Path) -> None:
     """GIVEN a step naming plugin 'rc_reciever' WHEN loaded THEN the error points at the plugin name."""
     document = _raw("Rover")
-    document["steps"][RECEIVER_STEP]["plugin"]["name"] = "rc_reciever"
+    document["steps"][RECEIVER_STEPS["Rover"]]["plugin"]["name"] = "rc_reciever"
 
     with pytest.raises(ConfigurationStepsError, match=r"plugin\.name: 'rc_reciever' is not one of"):
         load_configuration_steps_file(_write(tmp_path, document))
@@ -170,19 +245,20 @@ def test_a_misspelt_plugin_name_is_caught_at_load(tmp_path: Path) -> None:
 def test_a_missing_required_text_is_reported_with_its_step(tmp_path: Path) -> None:
     """GIVEN a step without its 'why' text WHEN loaded THEN the error names the step and the missing key."""
     document = _raw("ArduPlane")
-    del document["steps"]["08_telemetry.param"]["why"]
+    del document["steps"]["07_telemetry.param"]["why"]
 
     with pytest.raises(ConfigurationStepsError) as raised:
         load_configuration_steps_file(_write(tmp_path, document))
 
-    assert "$.steps['08_telemetry.param']" in str(raised.value)
+    assert "$.steps['07_telemetry.param']" in str(raised.value)
     assert "'why' is a required property" in str(raised.value)
 
 
 def test_an_unknown_step_key_is_reported_instead_of_ignored(tmp_path: Path) -> None:
     """GIVEN a step with the typo 'plugins' WHEN loaded THEN the unexpected key is reported."""
     document = _raw("Heli")
-    document["steps"][RECEIVER_STEP]["plugins"] = document["steps"][RECEIVER_STEP].pop("plugin")
+    receiver = document["steps"][RECEIVER_STEPS["Heli"]]
+    receiver["plugins"] = receiver.pop("plugin")
 
     with pytest.raises(ConfigurationStepsError, match="'plugins' was unexpected"):
         load_configuration_steps_file(_write(tmp_path, document))
@@ -226,21 +302,21 @@ def test_many_violations_are_summarised_with_a_count(tmp_path: Path) -> None:
 
 
 def test_two_steps_with_the_same_number_are_reported(tmp_path: Path) -> None:
-    """GIVEN two steps numbered 06 WHEN loaded THEN the error names both files."""
+    """GIVEN two steps numbered 05 WHEN loaded THEN the error names both files."""
     document = _raw("ArduCopter")
-    document["steps"]["06_duplicate_number.param"] = dict(document["steps"]["05_board_orientation.param"])
+    document["steps"]["05_duplicate_number.param"] = dict(document["steps"]["15_board_orientation.param"])
 
     with pytest.raises(ConfigurationStepsError) as raised:
         load_configuration_steps_file(_write(tmp_path, document))
 
-    assert "06_duplicate_number.param" in str(raised.value)
+    assert "05_duplicate_number.param" in str(raised.value)
     assert RECEIVER_STEP in str(raised.value)
 
 
 def test_a_jump_to_a_missing_step_is_reported(tmp_path: Path) -> None:
     """GIVEN a step offering to jump to a file that is not in the sequence WHEN loaded THEN it is reported."""
     document = _raw("ArduCopter")
-    document["steps"]["08_telemetry.param"]["jump_possible"] = {"42_nowhere.param": "Skip?"}
+    document["steps"]["07_telemetry.param"]["jump_possible"] = {"42_nowhere.param": "Skip?"}
 
     with pytest.raises(ConfigurationStepsError, match=r"jumps to 42_nowhere\.param"):
         load_configuration_steps_file(_write(tmp_path, document))
@@ -279,7 +355,7 @@ def test_a_project_file_that_is_valid_loads_like_a_bundled_one(tmp_path: Path) -
 def test_forced_and_derived_parameters_are_loaded() -> None:
     """GIVEN the Copter steps WHEN loaded THEN the ESC forced value and the receiver derived one are kept."""
     steps = load_configuration_steps("ArduCopter")
-    esc = steps.step("09_esc.param")
+    esc = steps.step("14_esc.param")
     receiver = steps.step(RECEIVER_STEP)
     assert esc is not None
     assert receiver is not None
@@ -293,3 +369,87 @@ def test_text_can_be_validated_without_a_file() -> None:
     text = json.dumps({"steps": {"06_x.param": {"why": 3}}})
     with pytest.raises(ConfigurationStepsError, match=r"^inline\.json at \$\.steps\['06_x\.param'\]"):
         parse_configuration_steps(text, source="inline.json", vehicle="Test")
+
+
+# --- the released methodic configurator 5.0.1 -------------------------------------------------
+
+
+@pytest.mark.parametrize("vehicle", VEHICLES)
+def test_the_released_501_step_files_load_unchanged_with_every_step_and_plugin(
+    methodic_configurator_501_dir: Path, vehicle: str
+) -> None:
+    """GIVEN the step file of the released methodic configurator 5.0.1, as its wheel ships it
+    WHEN it is loaded from its path with our schema and loader
+    THEN it validates (download/upload files, conditional forced values and all), every step is
+    there in order, and every plugin entry is found with its placement and condition.
+    """
+    path = _upstream(methodic_configurator_501_dir) / f"configuration_steps_{vehicle}.json"
+    raw = json.loads(path.read_text("utf-8"))
+
+    steps = load_configuration_steps_file(path)
+
+    assert steps.vehicle == vehicle
+    assert steps.filenames == tuple(raw["steps"])
+    assert len(steps.phases) == len(raw["phases"])
+    found = {
+        step.filename: {"name": step.plugin.name, "placement": step.plugin.placement}
+        | ({} if step.plugin.condition is None else {"if": step.plugin.condition})
+        for step in steps.steps
+        if step.plugin is not None
+    }
+    assert found == {filename: step["plugin"] for filename, step in raw["steps"].items() if "plugin" in step}
+    assert len(steps.plugin_names) > 5
+    assert load_configuration_steps(vehicle, directory=path.parent).steps == steps.steps
+
+
+@pytest.mark.parametrize("vehicle", VEHICLES)
+def test_our_receiver_step_has_the_name_place_and_plugin_entry_of_501(
+    methodic_configurator_501_dir: Path, vehicle: str
+) -> None:
+    """GIVEN our step file and 5.0.1's for the same vehicle
+    WHEN their receiver steps are compared
+    THEN file name, step number and plugin entry are the same, and every step of ours is a step of
+    5.0.1 under the same name, in the same order.
+    """
+    upstream = load_configuration_steps(vehicle, directory=_upstream(methodic_configurator_501_dir))
+    ours = load_configuration_steps(vehicle)
+
+    upstream_receiver = upstream.plugin_step(PLUGIN_RC_RECEIVER)
+    our_receiver = ours.plugin_step(PLUGIN_RC_RECEIVER)
+    assert upstream_receiver is not None
+    assert our_receiver is not None
+    assert our_receiver.filename == upstream_receiver.filename == RECEIVER_STEPS[vehicle]
+    assert our_receiver.number == upstream_receiver.number
+    assert our_receiver.plugin == upstream_receiver.plugin == StepPlugin(PLUGIN_RC_RECEIVER, "left")
+    assert [name for name in upstream.filenames if name in ours.filenames] == list(ours.filenames)
+
+
+def test_our_schema_knows_the_plugin_names_and_placements_of_501(methodic_configurator_501_dir: Path) -> None:
+    """GIVEN 5.0.1's own step schema WHEN its plugin enums are compared with ours THEN they are the same."""
+    upstream = _upstream_raw(methodic_configurator_501_dir, "configuration_steps_schema.json")
+    (upstream_step,) = upstream["properties"]["steps"]["patternProperties"].values()
+    upstream_plugin = upstream_step["properties"]["plugin"]["properties"]
+    ours = configuration_steps_schema()["$defs"]["step"]["properties"]["plugin"]["properties"]
+
+    assert set(ours["name"]["enum"]) == set(upstream_plugin["name"]["enum"])
+    assert set(ours["placement"]["enum"]) == set(upstream_plugin["placement"]["enum"])
+
+
+def test_only_the_plugins_this_package_lacks_are_reported_for_the_501_files(
+    methodic_configurator_501_dir: Path,
+) -> None:
+    """GIVEN 5.0.1's four step files and a registry holding only rc_receiver
+    WHEN they are checked for unregistered plugins
+    THEN 5.0.1's other plugins are reported, each with its step, and rc_receiver never is.
+    """
+    directory = _upstream(methodic_configurator_501_dir)
+    loaded: list[ConfigurationSteps] = [
+        load_configuration_steps(vehicle, directory=directory) for vehicle in VEHICLES
+    ]
+
+    errors = unregistered_plugin_errors(loaded, {PLUGIN_RC_RECEIVER}.__contains__)
+
+    plugins = [step.plugin.name for steps in loaded for step in steps.steps if step.plugin is not None]
+    assert len(errors) == len(plugins) - plugins.count(PLUGIN_RC_RECEIVER) > 0
+    assert not any("'rc_receiver'" in error for error in errors)
+    assert any("14_esc.param" in error and "'motor_test'" in error for error in errors)

@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC_DIR = ROOT / "pyinstaller"
 PACKAGE = "amc_rc_receiver"
 PACKAGE_DIR = ROOT / PACKAGE
+# The configuration step files sit in the repository's top-level folder, outside the package.
+STEPS_DIR = ROOT / "configuration_steps"
 LAUNCHER = SPEC_DIR / "launch_amc_rc_receiver.py"
 SPECS = {
     "linux": SPEC_DIR / "amc_rc_receiver_linux.spec",
@@ -119,7 +121,8 @@ def test_spec_names_the_launcher_and_uses_the_shared_inputs(platform: str) -> No
 
 def test_shared_spec_logic_collects_both_subpackages_and_all_data_kinds() -> None:
     """GIVEN _common_spec.py WHEN its syntax tree is read
-    THEN it calls collect_submodules and names plugins, sim_bridge, the data folders and dialects."""
+    THEN it calls collect_submodules and names plugins, sim_bridge, the data folders (the top-level
+    step folder among them) and dialects."""
     text = (SPEC_DIR / "_common_spec.py").read_text(encoding="utf-8")
     assert tuple(text.splitlines()[:2]) == SPDX
     tree = ast.parse(text)
@@ -128,7 +131,7 @@ def test_shared_spec_logic_collects_both_subpackages_and_all_data_kinds() -> Non
     fstrings = {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)}
     assert "f'{PACKAGE}.plugins'" in fstrings
     assert "f'{PACKAGE}.sim_bridge'" in fstrings
-    assert {"configuration_steps/*.json", "data/*", "locale/*/LC_MESSAGES/*.mo"} <= literals
+    assert {"data/*/*.param", "locale/*/LC_MESSAGES/*.mo", "configuration_steps", "*.json"} <= literals
     assert {"ardupilotmega", "common"} <= literals
 
 
@@ -144,14 +147,23 @@ def test_launcher_calls_the_console_script_main() -> None:
 
 
 def test_data_patterns_cover_the_runtime_package_data_of_pyproject() -> None:
-    """GIVEN pyproject's package-data WHEN compared with the spec's data patterns
-    THEN every run-time data kind is packed (translation sources and py.typed are not needed)."""
+    """GIVEN pyproject's package-data and package-dir WHEN compared with the spec's data patterns
+    THEN every run-time data kind is packed (translation sources and py.typed are not needed), and
+    each package pyproject maps to a folder outside the package is packed from that folder to the
+    package path a wheel installs it at."""
     tomllib = pytest.importorskip("tomllib")
     common = _import_common()
     with (ROOT / "pyproject.toml").open("rb") as stream:
-        patterns = tomllib.load(stream)["tool"]["setuptools"]["package-data"][PACKAGE]
+        setuptools_config = tomllib.load(stream)["tool"]["setuptools"]
+    package_data = setuptools_config["package-data"]
     build_time_only = {"locale/*.pot", "locale/*/LC_MESSAGES/*.po", "py.typed"}
-    assert set(patterns) - build_time_only == set(common.DATA_PATTERNS)
+    assert set(package_data[PACKAGE]) - build_time_only == set(common.DATA_PATTERNS)
+    mapped = {
+        (folder, pattern, package.replace(".", "/"))
+        for package, folder in setuptools_config["package-dir"].items()
+        for pattern in package_data[package]
+    }
+    assert mapped == set(common.MAPPED_DATA)
 
 
 def _import_common() -> Any:
@@ -206,18 +218,26 @@ def test_spec_packs_every_data_file_and_compiled_catalog(
     recorded_builds: dict[str, list[_Recorded]], platform: str
 ) -> None:
     """GIVEN the package data on disk WHEN a spec lists its data files
-    THEN each configuration step file, data file and a .mo for every .po is packed at its package path."""
+    THEN each example .param file and a .mo for every .po is packed at its package path, and each
+    step file of the top-level configuration_steps/ folder at amc_rc_receiver/configuration_steps."""
     (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
     packed = {Path(source).resolve(): destination for source, destination in analysis.kwargs["datas"]}
-    expected = [
-        *PACKAGE_DIR.glob("configuration_steps/*.json"),
-        *(path for path in PACKAGE_DIR.glob("data/*") if path.is_file()),
+    in_package = [
+        *(path for path in PACKAGE_DIR.glob("data/**/*") if path.is_file()),
         *(po.with_suffix(".mo") for po in PACKAGE_DIR.glob("locale/*/LC_MESSAGES/*.po")),
     ]
-    assert expected, "no package data found"
-    for path in expected:
+    step_files = sorted(STEPS_DIR.glob("*.json"))
+    assert len(in_package) >= 6, "no package data found"
+    assert {path.name for path in step_files} >= {
+        "configuration_steps_schema.json",
+        *(f"configuration_steps_{vehicle}.json" for vehicle in ("ArduCopter", "ArduPlane", "Heli", "Rover")),
+    }
+    for path in in_package:
         assert path.resolve() in packed, f"{path} is not packed"
         assert packed[path.resolve()] == path.parent.relative_to(ROOT).as_posix()
+    for path in step_files:
+        assert path.resolve() in packed, f"{path} is not packed"
+        assert packed[path.resolve()] == f"{PACKAGE}/configuration_steps"
 
 
 @pytest.mark.parametrize(
