@@ -290,6 +290,49 @@ class _TimedTcpConnection(mavutil.mavtcp):  # type: ignore[misc] # pymavlink has
         self.portdead = True
 
 
+class _VehicleUdpServer(mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
+    """pymavlink's UDP server with bounded memory of who sent to it.
+
+    The stock server remembers every source address for ever and sends each packet to all of
+    them, so a flood from spoofed source ports grows memory and turns one command into thousands
+    of datagrams.  This one remembers the few latest senders while looking for the vehicle and,
+    once the vehicle's heartbeat arrived, answers only the address it came from.
+    """
+
+    MAX_REMEMBERED_SENDERS = 4
+
+    def __init__(self, address: str, **ids: int) -> None:
+        super().__init__(address, input=True, **ids)
+        self.last_sender: tuple[str, int] | None = None
+        self.vehicle_address: tuple[str, int] | None = None
+
+    def recv(self, n: int | None = None) -> bytes:
+        del n  # one datagram at a time, whatever the parser would like
+        try:
+            data, sender = self.port.recvfrom(mavutil.UDP_MAX_PACKET_LEN)
+        except (BlockingIOError, InterruptedError, ConnectionRefusedError):
+            return b""
+        self.last_sender = sender
+        if self.vehicle_address is None:
+            self.clients.add(sender)
+            self.clients_last_alive[sender] = time.time()
+            while len(self.clients) > self.MAX_REMEMBERED_SENDERS:
+                oldest = min(self.clients, key=lambda client: self.clients_last_alive.get(client, 0.0))
+                self.clients.discard(oldest)
+                self.clients_last_alive.pop(oldest, None)
+        elif sender == self.vehicle_address:
+            self.clients_last_alive[sender] = time.time()
+        return bytes(data)
+
+    def pin_vehicle(self) -> None:
+        """Answer only the sender of the datagram read last (the vehicle's heartbeat)."""
+        if self.last_sender is None:
+            return
+        self.vehicle_address = self.last_sender
+        self.clients = {self.vehicle_address}
+        self.clients_last_alive = {self.vehicle_address: time.time()}
+
+
 def _open(endpoint: _Endpoint, baudrate: int, timeout: float) -> Any:
     ids = {"source_system": GCS_SYSTEM_ID, "source_component": GCS_COMPONENT_ID}
     if endpoint.scheme == "tcp":
@@ -297,7 +340,7 @@ def _open(endpoint: _Endpoint, baudrate: int, timeout: float) -> Any:
     if endpoint.scheme == "tcpin":
         return mavutil.mavtcpin(endpoint.address, **ids)
     if endpoint.scheme in ("udp", "udpin"):
-        return mavutil.mavudp(endpoint.address, input=True, **ids)
+        return _VehicleUdpServer(endpoint.address, **ids)
     if endpoint.scheme == "udpout":
         host, port = endpoint.address.rsplit(":", 1)
         # pymavlink resolves lazily and swallows the error on every send: resolve once, loudly
@@ -454,6 +497,8 @@ class FlightController:
         # pymavlink's own helpers (and anything using master.target_*) then address the vehicle
         master.target_system = sender.system_id
         master.target_component = sender.component_id
+        if isinstance(master, _VehicleUdpServer):
+            master.pin_vehicle()
 
     def disconnect(self) -> None:
         """Close the link; safe to call at any time."""
