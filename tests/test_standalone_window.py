@@ -125,7 +125,7 @@ def test_the_window_shows_connection_bar_receiver_step_parameters_and_bridge_pan
     example = read_example_receiver_params()
     assert [row[0] for row in table.rows] == [entry.name for entry in example]
     assert table.rows[0][2] == example[0].comment
-    assert "06_remote_controller_receiver.param" in table.source_text
+    assert "05_remote_controller_receiver.param" in table.source_text
 
     panes = [str(pane) for pane in window.panes.panes()]
     assert panes == [str(window.step_frame), str(window.bridge_frame)]
@@ -133,20 +133,25 @@ def test_the_window_shows_connection_bar_receiver_step_parameters_and_bridge_pan
     assert window.bridge_panel.timer_id is not None
 
 
-def test_choosing_another_vehicle_shows_its_receiver_step_and_keeps_the_parameters(
+def test_choosing_another_vehicle_shows_its_receiver_step_and_example(
     window: StandaloneWindow,
 ) -> None:
-    """GIVEN the ArduCopter step WHEN Rover is chosen THEN Rover's receiver step replaces it, table kept."""
+    """GIVEN the ArduCopter step showing the bundled example
+    WHEN Rover is chosen
+    THEN Rover's receiver step (08_…, as in the methodic configurator 5.0.1) replaces it with a new
+         plugin view, and the table shows Rover's own example parameters."""
     old_view = receiver_view(window)
-    rows = window.parameter_table.rows if window.parameter_table else ()
     window.vehicle_combobox.set("Rover")
     window.vehicle_combobox.event_generate("<<ComboboxSelected>>")
     window.root.update()
     assert window.step is not None
-    assert window.step.filename == "06_remote_controller_receiver.param"
+    assert window.step.filename == "08_remote_controller_receiver.param"
     assert window.parameter_table is not None
     assert "Rover" in str(window.parameter_table.title_label.cget("text"))
-    assert window.parameter_table.rows == rows
+    assert "Rover/08_remote_controller_receiver.param" in window.parameter_table.source_text
+    assert [row[0] for row in window.parameter_table.rows] == [
+        entry.name for entry in read_example_receiver_params("Rover")
+    ]
     assert receiver_view(window) is not old_view
     assert not old_view.winfo_exists()
 
