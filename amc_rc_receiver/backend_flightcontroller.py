@@ -289,6 +289,11 @@ class _TimedTcpConnection(mavutil.mavtcp):  # type: ignore[misc] # pymavlink has
         # the stock one prints on every read after the peer closed; mark the link dead instead
         self.portdead = True
 
+    def handle_disconnect(self) -> None:
+        # a reset or broken pipe on write: the stock one prints and would reconnect in place,
+        # which would hide from the plugin that the vehicle went away
+        self.portdead = True
+
 
 class _VehicleUdpServer(mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's UDP server with bounded memory of who sent to it.

@@ -74,6 +74,16 @@ def _int_field(msg: object, field: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _link_dead(master: object) -> bool:
+    return getattr(master, "portdead", False) is True
+
+
+def _link_dead_reason(command_name: str) -> str:
+    return _("{command} was not sent: the connection to the flight controller is closed.").format(
+        command=command_name
+    )
+
+
 def describe_exception(error: BaseException) -> str:
     """A short readable reason for a transport exception (never empty)."""
     text = str(error).strip()
@@ -180,18 +190,24 @@ class CommandManager:
                     command=name, count=len(self._pending)
                 ),
             )
+        # pymavlink's transports swallow write errors; a dead link shows only as ``portdead``
+        # (a serial port whose write failed, a TCP peer that closed), before or after the write.
+        if _link_dead(master):
+            return self._failed(handle, _link_dead_reason(name))
         try:
             encoder = master.mav
             self._own_system_id = _int_field(encoder, "srcSystem")
             self._own_component_id = _int_field(encoder, "srcComponent")
             encoder.command_long_send(target_system, target_component, command, 0, *padded)
-        except Exception as error:  # OSError, serial errors, closed sockets: all end here
+        except Exception as error:  # a transport that does raise, an encoder error: same outcome
             return self._failed(
                 handle,
                 _("{command} could not be sent to the flight controller: {reason}").format(
                     command=name, reason=describe_exception(error)
                 ),
             )
+        if _link_dead(master):
+            return self._failed(handle, _link_dead_reason(name))
         self._pending.append(handle)
         return handle
 

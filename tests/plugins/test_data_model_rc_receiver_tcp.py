@@ -17,7 +17,11 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel, RCReceiverState
+from amc_rc_receiver.plugins.data_model_rc_receiver import (
+    IntervalRequestOutcome,
+    RCReceiverDataModel,
+    RCReceiverState,
+)
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode, rc_channels, sys_status
 
 RC_RECEIVER = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
@@ -104,3 +108,29 @@ def test_a_peer_that_closes_its_tcp_side_clears_the_readings_at_once_and_says_so
     assert not closed.sys_status_live
     assert closed.receiver_present is None
     assert all(channel.pwm is None for channel in closed.channels)
+
+
+def test_stream_requests_on_a_link_the_vehicle_closed_are_reported_as_send_failed(
+    vehicle: ClosingTcpVehicle,
+) -> None:
+    """
+    GIVEN a model on a TCP link whose vehicle closed its side (the close already noticed)
+    WHEN the check is started again on that same link (deactivated and activated)
+    THEN both stream requests read "send failed" with the reason, instead of waiting for an
+         answer that cannot come (pymavlink itself swallows the write error)
+    """
+    flight_controller = FlightController()
+    assert flight_controller.connect(f"tcp:127.0.0.1:{vehicle.port}", timeout=DEADLINE_S) == ""
+    try:
+        model = RCReceiverDataModel(flight_controller, clock=lambda: 50.0)
+        vehicle.close_now.set()
+        assert vehicle.closed.wait(DEADLINE_S)
+        poll_until(model, lambda s: s.link_error is not None, "the close to be noticed")
+
+        model.activate()
+        state = model.poll()
+    finally:
+        flight_controller.disconnect()
+
+    assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.SEND_FAILED] * 2
+    assert all("closed" in (r.reason or "") for r in state.interval_requests)

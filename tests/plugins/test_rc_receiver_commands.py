@@ -9,6 +9,8 @@ data model reads (``master.recv_msg()``).  Time is an injected clock.
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -192,24 +194,45 @@ def test_send_command_returns_a_pending_handle_without_reading_or_waiting(
     assert handle.outcome is CommandOutcome.PENDING
 
 
-def test_a_failing_transport_ends_the_command_as_send_failed_without_raising(
-    fc: PluginLink,
-    scripted_fc: ScriptedFlightController,
-    mocker: Any,
-) -> None:
+def test_a_command_on_a_tcp_link_the_vehicle_closed_ends_as_send_failed() -> None:
     """
-    GIVEN a link whose write raises OSError (a transport fault)
+    GIVEN a TCP link whose peer (a real loopback server) accepted and then closed its side, and
+          the closing read by the link (pymavlink then swallows every write error)
     WHEN a command is sent
-    THEN the handle is SEND_FAILED with the reason, nothing is left pending, nothing was sent
+    THEN the handle is SEND_FAILED saying the connection is closed, and nothing is left pending
     """
-    assert fc.master is not None
-    mocker.patch.object(fc.master, "write", side_effect=OSError("Network is unreachable"))
-    handle = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        heartbeat = mavlink2.MAVLink_heartbeat_message(
+            mavlink2.MAV_TYPE_QUADROTOR, mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, 0, 0, 0, 3
+        )
+        flight_controller = FlightController()
+
+        def serve() -> None:
+            conn, _address = server.accept()
+            with conn:
+                conn.sendall(heartbeat.pack(mavlink2.MAVLink(None, srcSystem=1, srcComponent=1)))
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        device = f"tcp:127.0.0.1:{server.getsockname()[1]}"
+        error = flight_controller.connect(device, timeout=CONNECT_TIMEOUT_S)
+        thread.join(CONNECT_TIMEOUT_S)
+    assert error == ""
+    master = flight_controller.master
+    assert master is not None
+    deadline = time.monotonic() + CONNECT_TIMEOUT_S
+    while not getattr(master, "portdead", False) and time.monotonic() < deadline:
+        master.recv_msg()
+        master.select(0.02)
+
+    manager = CommandManager(clock=FakeClock())
+    handle = manager.send(master, SET_MESSAGE_INTERVAL, (65, 200_000), 1, 1)
+    flight_controller.disconnect()
+
     assert handle.outcome is CommandOutcome.SEND_FAILED
-    assert "Network is unreachable" in (handle.error or "")
+    assert "connection to the flight controller is closed" in (handle.error or "")
     assert "MAV_CMD_SET_MESSAGE_INTERVAL" in (handle.error or "")
-    assert fc.commands.pending == ()
-    assert scripted_fc.commands_received() == []
+    assert manager.pending == ()
 
 
 def test_send_command_without_a_connection_fails_readably() -> None:
