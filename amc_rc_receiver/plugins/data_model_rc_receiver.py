@@ -40,6 +40,7 @@ from .rc_receiver_state import (
     IntervalRequestStatus,
     RCReceiverState,
 )
+from .rc_receiver_vehicle_clock import VehicleClock
 
 __all__ = [
     "ChannelReading",
@@ -52,6 +53,8 @@ __all__ = [
 ]
 
 MAX_MESSAGES_PER_POLL = 50
+# Polls closer together than this after one that emptied the queue read only recent messages.
+RECENT_POLL_GAP_S = 0.5
 # About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
 MAX_MESSAGES_DROPPED_ON_RESUME = 1000
 STALE_AFTER_S = 3.0
@@ -65,6 +68,7 @@ MAV_CMD_SET_MESSAGE_INTERVAL = 511
 # Interval 0 asks the firmware for its own default rate of a message.
 DEFAULT_INTERVAL_US = 0
 _STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
+_TELEMETRY = frozenset(name for _id, name in _STREAMS)
 
 _OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
     CommandOutcome.PENDING: IntervalRequestOutcome.PENDING,
@@ -113,6 +117,14 @@ def _message_type(msg: Any) -> str:
 
 def _message_source(msg: Any) -> tuple[int, int]:
     return int(msg.get_srcSystem()), int(msg.get_srcComponent())
+
+
+def _timestamp(msg: Any) -> int | None:
+    """The message's ``time_boot_ms``; 0 is what a sender that keeps no time leaves there."""
+    value = getattr(msg, "time_boot_ms", None)
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None
 
 
 def _channels_sample(msg: Any, now: float) -> _ChannelsSample:
@@ -209,6 +221,9 @@ class RCReceiverDataModel:
         self._history = FailsafeHistory(now)
         self._channels_rate = RateMeter(RATE_WINDOW_S)
         self._status_rate = RateMeter(RATE_WINDOW_S)
+        self._vehicle_clock = VehicleClock()
+        # When the previous poll emptied the queue: anything read later arrived after that.
+        self._queue_emptied_at: float | None = None
         self._link_error: str | None = None
         self._backlog = False
         self._messages_read = 0
@@ -303,6 +318,7 @@ class RCReceiverDataModel:
         self._invalidate_readings()
         self._channels_rate.reset()
         self._status_rate.reset()
+        self._queue_emptied_at = None
         try:
             self._discarding = not self._drop_queued_messages()
         except Exception as error:  # resuming must never crash the host
@@ -358,6 +374,8 @@ class RCReceiverDataModel:
         self._invalidate_readings()
         self._channels_rate.reset()
         self._status_rate.reset()
+        self._vehicle_clock.reset()
+        self._queue_emptied_at = None
         self._history.restart(now)
 
     def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
@@ -429,10 +447,15 @@ class RCReceiverDataModel:
             return
         target = _selected_target(self._fc, master)
         discarding = self._discarding
-        latest_channels: Any = None
-        latest_status: Any = None
+        # Nothing read now can have arrived before the last poll that emptied the queue.
+        not_before = self._queue_emptied_at
+        latest_channels: _ChannelsSample | None = None
+        latest_status: _StatusSample | None = None
+        # (message, its send time if it carries one, the vehicle's latest send time when read)
+        readings: list[tuple[Any, float | None, float | None]] = []
         channels_count = 0
         status_count = 0
+        closed = False
         try:
             while self._messages_read < MAX_MESSAGES_PER_POLL:
                 msg = self._next_message(master)
@@ -440,21 +463,23 @@ class RCReceiverDataModel:
                     break
                 self._messages_read += 1
                 self._commands.handle_message(msg)
-                kind = _message_type(msg)
-                if discarding or kind not in ("RC_CHANNELS", "SYS_STATUS"):
+                if discarding:
                     continue
                 source_system, source_component = _message_source(msg)
                 if not is_selected_source(source_system, source_component, *target):
-                    self._foreign_telemetry_total += 1
+                    if _message_type(msg) in _TELEMETRY:
+                        self._foreign_telemetry_total += 1
                     continue
-                if kind == "RC_CHANNELS":
-                    latest_channels = msg
-                    channels_count += 1
-                else:
-                    latest_status = msg
-                    status_count += 1
-                    # Every status counts as evidence, so a short failsafe between polls is not lost.
-                    self._history.record(_status_sample(msg, now).status.failsafe, now)
+                # Any timestamped message (ATTITUDE, SYSTEM_TIME…) keeps the vehicle clock mapped;
+                # an untimestamped one is stamped once the poll knows if it read behind a backlog.
+                time_boot_ms = _timestamp(msg)
+                sent_at: float | None = None
+                if time_boot_ms is not None:
+                    sent_at = self._vehicle_clock.observe(time_boot_ms, now)
+                    if not_before is not None:
+                        sent_at = max(sent_at, not_before)
+                if _message_type(msg) in _TELEMETRY:
+                    readings.append((msg, sent_at, self._vehicle_clock.latest_send_time()))
             if self._messages_read == MAX_MESSAGES_PER_POLL:
                 # Read one more to learn whether more are waiting; keep it for the next poll.
                 self._carried = master.recv_msg()
@@ -466,20 +491,43 @@ class RCReceiverDataModel:
             # pymavlink reports a TCP peer's close only through this flag; reads then return
             # nothing for ever, which must not look like a quiet but live link.
             closed = getattr(master, "portdead", False) is True
+            self._queue_emptied_at = None if self._backlog else now
             # Whatever arrived before a transport error is still real and counted.
             self._messages_read_total += self._messages_read
-            self._channels_rate.add(now, channels_count)
-            self._status_rate.add(now, status_count)
+        # Without a timestamp a message is as recent as this poll only if the poll came soon
+        # after one that emptied the queue and found no backlog itself; otherwise it is as old as
+        # the timestamped message the vehicle sent before it.
+        recent = (
+            not_before is not None and now - not_before <= RECENT_POLL_GAP_S and not self._backlog
+        )
+        for msg, stamped_at, vehicle_time in readings:
+            if stamped_at is not None:
+                sent_at = min(stamped_at, now)
+            elif recent or vehicle_time is None:
+                sent_at = now
+            else:
+                sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
+            if _message_type(msg) == "RC_CHANNELS":
+                latest_channels = _channels_sample(msg, sent_at)
+                channels_count += 1
+            else:
+                latest_status = _status_sample(msg, sent_at)
+                status_count += 1
+                # Every status counts as evidence, timed when the vehicle reported it, so a short
+                # failsafe between polls is not lost and a late one is not post-dated.
+                self._history.record(latest_status.status.failsafe, sent_at)
+        self._channels_rate.add(now, channels_count)
+        self._status_rate.add(now, status_count)
         if closed:
             self._carried = None
             self._link_error = _("The flight controller closed the connection.")
             self._invalidate_readings()
             return
         if latest_channels is not None:
-            self._channels = _channels_sample(latest_channels, now)
+            self._channels = latest_channels
             self._link_error = None
         if latest_status is not None:
-            self._status = _status_sample(latest_status, now)
+            self._status = latest_status
             self._link_error = None
 
     def _next_message(self, master: Any) -> Any:

@@ -45,9 +45,11 @@ class ManualClock:
         self.now += seconds
 
 
-def rc_channels(pwm: tuple[int, ...] = NEUTRAL, chancount: int = 8, rssi: int = 255) -> Any:
+def rc_channels(
+    pwm: tuple[int, ...] = NEUTRAL, chancount: int = 8, rssi: int = 255, time_boot_ms: int = 0
+) -> Any:
     padded = list(pwm[:18]) + [0] * (18 - len(pwm[:18]))
-    return mavlink2.MAVLink_rc_channels_message(0, chancount, *padded, rssi)
+    return mavlink2.MAVLink_rc_channels_message(time_boot_ms, chancount, *padded, rssi)
 
 
 def sys_status(present: int, enabled: int, health: int) -> Any:
@@ -86,6 +88,11 @@ class ModelHarness:
             system_id, component_id, heartbeat_interval=heartbeat_interval
         )
         self.vehicle.ack_policy = ack_policy
+        # The vehicle's time_boot_ms runs on the same hand-moved clock as the model, as the two
+        # real clocks run at the same speed; the model maps one onto the other.  The vehicle
+        # booted a minute before we connected.
+        self.boot = boot = self.clock.now - 60.0
+        self.vehicle.time_boot_ms = lambda: int((self.clock.now - boot) * 1000)  # type: ignore[method-assign]
         self.vehicle.start()
         self.fc = FlightController()
         self.model = RCReceiverDataModel(self.fc, clock=self.clock)

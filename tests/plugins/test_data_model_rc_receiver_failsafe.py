@@ -17,7 +17,9 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import (
     FailsafeStatus,
     RCReceiverState,
 )
-from tests.plugins.data_model_rc_receiver_harness import ModelHarness
+from tests.plugins.data_model_rc_receiver_harness import ModelHarness, rc_channels, sys_status
+
+RC_BIT = 0x10000
 
 COMPASS = 0x04
 GPS = 0x20
@@ -260,6 +262,7 @@ def test_channels_and_receiver_status_expire_independently_after_3_s(harness: Mo
     assert fresh.sys_status_live
 
     harness.clock.advance(2.0)
+    harness.model.poll()  # the UI ticks every 100 ms: an empty poll just before the status arrives
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
     harness.poll_after_sync()
 
@@ -392,3 +395,42 @@ def test_a_closed_connection_is_a_link_error_and_a_reconnect_recovers(harness: M
     assert back.link_error is None
     assert back.connected
     assert [c.pwm for c in back.channels] == [1600] * 5
+
+
+def test_readings_and_evidence_read_behind_a_backlog_carry_the_vehicles_own_time(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN live channels, then a UI frozen for 20 s while the vehicle kept sending RC_CHANNELS every
+          0.2 s, with its receiver failing 5 s into the freeze and recovering at 6 s
+    WHEN the model reads that backlog, 50 messages per poll
+    THEN the first polls show the channels as old (not live) with the backlog flagged, the
+         failsafe and the recovery are timed when the vehicle reported them (not when drained), and
+         once the backlog is read the newest channels are live again
+    """
+    harness.vehicle.send_rc_channels([1500] * 5)
+    assert harness.poll_after_sync().rc_channels_live
+    frozen_at = harness.clock.now
+
+    backlog = []
+    for step in range(1, 101):
+        sent_at = frozen_at + step * 0.2
+        backlog.append(rc_channels((1000 + step,) * 5, time_boot_ms=round((sent_at - harness.boot) * 1000)))
+        if step in (25, 30):
+            healthy = step == 30
+            backlog.append(sys_status(RC_BIT, RC_BIT, RC_BIT if healthy else 0))
+    harness.clock.advance(20.0)
+    harness.send_backlog(*backlog)
+
+    behind = harness.model.poll()
+    assert behind.backlog
+    assert not behind.rc_channels_live
+    states = [behind]
+    while states[-1].backlog:
+        states.append(harness.model.poll())
+
+    caught_up = states[-1]
+    assert caught_up.rc_channels_live
+    assert [c.pwm for c in caught_up.channels] == [1100] * 5
+    assert caught_up.failsafe_observed_at == pytest.approx(frozen_at + 5.0, abs=0.01)
+    assert caught_up.recovery_observed_at == pytest.approx(frozen_at + 6.0, abs=0.01)
