@@ -3,20 +3,23 @@
 """RC receiver check for ArduPilot vehicles, packaged as a methodic configurator plugin step.
 
 `_` is the gettext hook every user-visible string goes through.  It is the identity until
-`install_language()` binds a catalog, so English needs no catalog at all.
+`install_language()` binds a catalog, so English needs no catalog at all.  The binary catalogs
+(.mo) are compiled with Babel when the package is built (wheel, desktop build) or set up from a
+checkout (`scripts/i18n.py compile`); nothing is ever written into the package at run time.
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
+import os
 from pathlib import Path
-
-from amc_rc_receiver.i18n_runtime import ensure_compiled
 
 __version__ = "0.1.0"
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 TEXT_DOMAIN = "amc_rc_receiver"
+# gettext's own order of precedence for the language of messages.
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _translation: _gettext.NullTranslations = _gettext.NullTranslations()
 
@@ -26,20 +29,34 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
-def install_language(language: str | None) -> bool:
-    """Bind the catalog for ``language`` (e.g. ``"de"``, ``"zh_CN"``).
+def language_from_environment(environ: dict[str, str] | None = None) -> str | None:
+    """The language the environment asks for ("de_DE.UTF-8" -> "de_DE"), or ``None``.
 
-    Returns ``False`` and keeps English when no catalog exists for that language, so a bad
-    ``--language`` value never stops the program.
+    "C" and "POSIX" mean no preference; LANGUAGE may list several, the first one counts.
+    """
+    variables = os.environ if environ is None else environ
+    for name in LANGUAGE_VARIABLES:
+        value = variables.get(name, "").split(":")[0].split(".")[0].split("@")[0].strip()
+        if value and value not in ("C", "POSIX"):
+            return value
+    return None
+
+
+def install_language(language: str | None, locale_dir: Path | None = None) -> bool:
+    """Bind the catalog for ``language`` (e.g. ``"de"``, ``"de_DE"``, ``"zh_CN"``).
+
+    Returns ``False`` and keeps English when no compiled catalog exists for that language, so a
+    bad ``--language`` value never stops the program.
     """
     global _translation  # noqa: PLW0603 - one process-wide catalog, like gettext.install()
     if not language or language.startswith("en"):
         _translation = _gettext.NullTranslations()
         return True
-    # A fresh clone or an editable install has .po catalogs but no compiled .mo files yet.
-    ensure_compiled(LOCALE_DIR)
+    # "de_DE" finds the "de" catalog too, as gettext expands it.
     try:
-        _translation = _gettext.translation(TEXT_DOMAIN, LOCALE_DIR, languages=[language])
+        _translation = _gettext.translation(
+            TEXT_DOMAIN, locale_dir or LOCALE_DIR, languages=[language]
+        )
     except OSError:
         _translation = _gettext.NullTranslations()
         return False

@@ -12,6 +12,7 @@ step files are packed from the repository's top-level folder to the place a whee
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -55,12 +56,14 @@ def package_version(root: Path) -> str:
 
 
 def compile_translations(root: Path) -> list[str]:
-    """Compile stale or missing .mo files with the package's own pure-Python compiler."""
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    from amc_rc_receiver.i18n_runtime import ensure_compiled  # noqa: PLC0415
-
-    return ensure_compiled(root / PACKAGE / "locale")
+    """Compile every .mo with the project's catalog tool (`scripts/i18n.py`, Babel)."""
+    spec = importlib.util.spec_from_file_location("_amc_i18n_tool", root / "scripts" / "i18n.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {root / 'scripts' / 'i18n.py'}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return [str(path) for path in module.compile_catalogs(root / PACKAGE / "locale")]
 
 
 def package_datas(root: Path) -> list[tuple[str, str]]:

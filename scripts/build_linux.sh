@@ -39,14 +39,10 @@ if ! "$PY" -c 'import PyInstaller' >/dev/null 2>&1; then
 fi
 
 step "compiling translations"
-if "$PY" -c 'import babel' >/dev/null 2>&1; then
-    "$PY" scripts/i18n.py compile
-else
-    # Babel is a development dependency; the package's own compiler writes the same .mo files.
-    "$PY" -c 'from amc_rc_receiver import LOCALE_DIR
-from amc_rc_receiver.i18n_runtime import ensure_compiled
-print("\n".join(ensure_compiled(LOCALE_DIR)) or "catalogs up to date")'
+if ! "$PY" -c 'import babel' >/dev/null 2>&1; then
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check 'babel>=2.14'
 fi
+"$PY" scripts/i18n.py compile
 
 step "building $SPEC"
 clean=()

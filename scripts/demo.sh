@@ -10,6 +10,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/_bootstrap.sh
 source scripts/_bootstrap.sh
 ensure_system_packages
-ensure_venv "."
+ensure_venv ".[i18n]"
+# A checkout has the .po catalogs only; the binary ones are built here, never at run time.
+"$VENV/bin/python" scripts/i18n.py compile >/dev/null
 
 exec "$VENV/bin/amc-rc-receiver" --demo "$@"
