@@ -9,7 +9,11 @@ listen-only.  Parsing is pure so that both front ends and tests share one set of
 
 from __future__ import annotations
 
+import ipaddress
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from amc_rc_receiver import _
 
@@ -54,7 +58,43 @@ def parse_address(text: str, *, what: str) -> tuple[str, int]:
     return host, port
 
 
-def parse_bridge_spec(text: str) -> BridgeSpec:
+def _listen_host(host: str, text: str) -> str:
+    """A listen host must be an address of this machine, written as an IP address."""
+    if host.lower() == "localhost":
+        return "127.0.0.1"
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        raise BridgeSpecError(
+            _(
+                "The listen address {text!r} must be an IP address of this computer, "
+                "e.g. 127.0.0.1:9002."
+            ).format(text=text)
+        ) from None
+
+
+Resolver = Callable[..., list[tuple[Any, ...]]]
+
+
+def _resolved_target(address: tuple[str, int], text: str, resolve: Resolver) -> tuple[str, int]:
+    """A target host name is resolved once, here, so a typo is reported before anything starts."""
+    host, port = address
+    try:
+        return str(ipaddress.ip_address(host)), port
+    except ValueError:
+        pass
+    try:
+        infos = resolve(host, port, type=socket.SOCK_DGRAM)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        raise BridgeSpecError(
+            _("The bridge target {text!r} cannot be resolved: {reason}.").format(text=text, reason=reason)
+        ) from None
+    return str(infos[0][4][0]), port
+
+
+def parse_bridge_spec(text: str, resolve: Resolver = socket.getaddrinfo) -> BridgeSpec:
+    """``PROTOCOL,LISTEN[,TARGET]`` to a spec; a target host name is resolved with ``resolve``."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) not in (2, 3):
         raise BridgeSpecError(
@@ -70,8 +110,11 @@ def parse_bridge_spec(text: str) -> BridgeSpec:
                 protocol=parts[0], choices=", ".join(PROTOCOLS)
             )
         )
-    listen = parse_address(parts[1], what=_("listen"))
+    listen_host, listen_port = parse_address(parts[1], what=_("listen"))
+    listen = (_listen_host(listen_host, parts[1]), listen_port)
     target = parse_address(parts[2], what=_("target")) if len(parts) == 3 and parts[2] else None
     if target is not None and target[1] == 0:
         raise BridgeSpecError(_("The target port must not be 0."))
+    if target is not None:
+        target = _resolved_target(target, parts[2], resolve)
     return BridgeSpec(protocol, listen, target)

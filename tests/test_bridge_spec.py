@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -44,11 +46,47 @@ def test_bad_bridge_values_say_what_is_wrong(text: str, expected: str) -> None:
         parse_bridge_spec(text)
 
 
+def no_name_service(host: str, port: int, **_kwargs: object) -> list[tuple[object, ...]]:
+    """A resolver on a machine without name service: every host name fails, as getaddrinfo does."""
+    raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+
+def test_a_target_host_name_is_resolved_when_parsing() -> None:
+    """GIVEN a target written as localhost WHEN parsed THEN it is resolved to a loopback address."""
+    target = parse_bridge_spec("xrp,127.0.0.1:3541,localhost:3540").target
+    assert target is not None
+    assert target[0] in ("127.0.0.1", "::1")
+    assert target[1] == 3540
+
+
+def test_an_unresolvable_target_is_reported_as_the_target_without_an_errno() -> None:
+    """GIVEN a target host name that does not resolve
+    WHEN parsed
+    THEN the error names the target as typed and the reason in words, with no raw [Errno …]."""
+    with pytest.raises(BridgeSpecError) as raised:
+        parse_bridge_spec("xrp,127.0.0.1:3541,robot.invalid:3540", resolve=no_name_service)
+    message = str(raised.value)
+    assert "'robot.invalid:3540' cannot be resolved: Name or service not known." in message
+    assert "Errno" not in message
+
+
+@pytest.mark.parametrize("listen", ["robot.local:3540", "my-laptop:9002"])
+def test_a_listen_address_must_be_an_ip_address_of_this_computer(listen: str) -> None:
+    """GIVEN a listen address given as a host name WHEN parsed THEN it is refused when parsing."""
+    with pytest.raises(BridgeSpecError, match="must be an IP address of this computer"):
+        parse_bridge_spec(f"xrp,{listen}")
+
+
+def test_localhost_as_listen_address_means_the_loopback_address() -> None:
+    """GIVEN localhost as listen host WHEN parsed THEN the relay listens on 127.0.0.1."""
+    assert parse_bridge_spec("xrp,localhost:3541").listen == ("127.0.0.1", 3541)
+
+
 @given(st.text(max_size=60))
 def test_arbitrary_text_either_parses_or_raises_the_readable_error(text: str) -> None:
     """GIVEN any text WHEN parsed THEN the result is a spec or a BridgeSpecError, nothing else."""
     try:
-        spec = parse_bridge_spec(text)
+        spec = parse_bridge_spec(text, resolve=no_name_service)
     except BridgeSpecError as error:
         message = str(error)
         assert message
