@@ -12,7 +12,9 @@ the caller.
 From the host's flight controller it uses only what the methodic configurator 5.0.1 offers:
 `master` (the pymavlink connection, replaced by a new object on every reconnection, which is how
 a new connection is recognised), `info.system_id` / `info.component_id` (strings, "" when
-unknown) and nothing else; commands go out through `master.mav`.
+unknown) and ``fc_parameters`` (read by `rc_receiver_check`); commands and parameter reads go out
+through `master.mav`.  The guided test (parameters, roles, radio messages, guide, verdict) lives in
+`rc_receiver_check`; this model feeds it every message of the selected vehicle and its lifecycle.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .. import _
+from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
 from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
 from .rc_receiver_history import FailsafeHistory
 from .rc_receiver_rate_meter import RateMeter
@@ -195,11 +198,17 @@ class RCReceiverDataModel:
     """Turns the selected flight controller's telemetry into `RCReceiverState` snapshots."""
 
     def __init__(
-        self, flight_controller: RCReceiverFlightController, clock: Callable[[], float] = time.monotonic
+        self,
+        flight_controller: RCReceiverFlightController,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        local_filesystem: object = None,
+        parameter_editor: object = None,
     ) -> None:
         self._fc = flight_controller
         self._clock = clock
         now = clock()
+        self._check = ReceiverCheckTracker(flight_controller, local_filesystem, parameter_editor)
         self._commands = CommandManager(clock=clock)
         # The connection object the current test belongs to.  Held strongly so that a new
         # connection can never reuse its identity.
@@ -319,6 +328,7 @@ class RCReceiverDataModel:
         self._channels_rate.reset()
         self._status_rate.reset()
         self._queue_emptied_at = None
+        self._check.resumed()
         try:
             self._discarding = not self._drop_queued_messages()
         except Exception as error:  # resuming must never crash the host
@@ -328,6 +338,22 @@ class RCReceiverDataModel:
     def reset_test(self) -> None:
         """Start a fresh failsafe test: forget the evidence gathered so far."""
         self._history.restart(self._now())
+        self._check.restart_test()
+        self._state = self._safe_build_state()
+
+    def confirm_transmitter(self, on: bool) -> None:
+        """The user says the transmitter is now ``on`` (or off): the guide times from this moment."""
+        self._check.note_transmitter(on, self._now(), by_program=False)
+        self._state = self._safe_build_state()
+
+    def note_transmitter_switched(self, on: bool) -> None:
+        """The host program switched its own transmitter (demo, SITL) just now."""
+        self._check.note_transmitter(on, self._now(), by_program=True)
+        self._state = self._safe_build_state()
+
+    def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
+        """Let the guide switch a program-owned transmitter itself; ``None`` asks a person instead."""
+        self._check.set_transmitter_switch(switch)
         self._state = self._safe_build_state()
 
     def poll(self) -> RCReceiverState:
@@ -345,6 +371,13 @@ class RCReceiverDataModel:
             self._request_streams_if_needed()
             self._read_messages(now)
             self._commands.expire()
+            if self._master is not None:
+                self._check.poll(
+                    self._master,
+                    _selected_target(self._fc, self._master),
+                    now,
+                    may_send=self._active and not self._recovering,
+                )
         except Exception as error:  # a poll must never take the UI down
             self._link_error = _describe_transport_error(error)
             self._invalidate_readings()
@@ -377,6 +410,7 @@ class RCReceiverDataModel:
         self._vehicle_clock.reset()
         self._queue_emptied_at = None
         self._history.restart(now)
+        self._check.connection_changed()
 
     def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
         target_system, target_component = _selected_target(self._fc, master)
@@ -470,6 +504,7 @@ class RCReceiverDataModel:
                     if _message_type(msg) in _TELEMETRY:
                         self._foreign_telemetry_total += 1
                     continue
+                self._check.observe(msg, now)
                 # Any timestamped message (ATTITUDE, SYSTEM_TIME…) keeps the vehicle clock mapped;
                 # an untimestamped one is stamped once the poll knows if it read behind a backlog.
                 time_boot_ms = _timestamp(msg)
@@ -555,7 +590,7 @@ class RCReceiverDataModel:
         live_status = status.status if status_live and status is not None else None
         history = self._history
         requests = tuple(_request_status(command) for command in self._requests) or _not_requested()
-        return RCReceiverState(
+        state = RCReceiverState(
             channels=live_channels.channels if live_channels else RCReceiverState().channels,
             rssi=live_channels.rssi if live_channels else None,
             receiver_present=live_status.present if live_status else None,
@@ -582,3 +617,4 @@ class RCReceiverDataModel:
             test_started_at=history.test_started_at,
             now=now,
         )
+        return replace(state, check=self._check.build(state))

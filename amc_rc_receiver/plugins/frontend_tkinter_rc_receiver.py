@@ -547,7 +547,11 @@ def _create_rc_receiver_view(
 
 
 def _create_rc_receiver_model(context: PluginModelContext) -> RCReceiverDataModel:
-    """Model factory for ``plugin_factory.register``: the receiver model needs only the flight controller."""
+    """Model factory for ``plugin_factory.register``.
+
+    The flight controller is required; the host's file services (the step's parameter file and
+    the vehicle directory for reports) are used where the host has them.
+    """
     from .data_model_rc_receiver import (  # noqa: PLC0415
         RCReceiverDataModel,
     )
@@ -555,7 +559,11 @@ def _create_rc_receiver_model(context: PluginModelContext) -> RCReceiverDataMode
     if context.flight_controller is None:
         # The plugin registers as needing a flight controller, so a host never gets here.
         raise ValueError(_("The RC receiver check needs a connected flight controller."))
-    return RCReceiverDataModel(context.flight_controller)
+    return RCReceiverDataModel(
+        context.flight_controller,
+        local_filesystem=context.local_filesystem,
+        parameter_editor=context.parameter_editor,
+    )
 
 
 def register_rc_receiver_plugin() -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .rc_receiver_check_state import ReceiverCheck
+
 FIRST_CHANNEL = 1
 CHANNEL_COUNT = 5
 RSSI_UNAVAILABLE = 255
@@ -103,6 +105,8 @@ class RCReceiverState:
     connection_generation: int = 0
     test_started_at: float = 0.0
     now: float = 0.0
+    # The guided test: parameter findings, channel roles, radio messages, guide and verdict.
+    check: ReceiverCheck = field(default_factory=ReceiverCheck)
 
     @property
     def has_live_telemetry(self) -> bool:

@@ -15,6 +15,8 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import (
     IntervalRequestOutcome,
     RCReceiverState,
 )
+from amc_rc_receiver.plugins.rc_receiver_param_reads import param_name
+from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
 from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     decode_all,
@@ -189,13 +191,14 @@ def test_a_new_connection_starts_a_fresh_test(harness: ModelHarness) -> None:
     assert state.connection_generation == 2
 
 
-def test_the_check_sends_nothing_but_set_message_interval(harness: ModelHarness) -> None:
+def test_the_check_sends_nothing_but_set_message_interval_and_parameter_reads(harness: ModelHarness) -> None:
     """
     GIVEN a whole check: activate, telemetry with failsafe and recovery, deactivate, reactivate,
           deactivate, with stale data and a reset in between
     WHEN every byte the vehicle received from us is decoded
-    THEN the bytes are whole MAVLink messages, and they are only the GCS heartbeats of connect and
-         COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS or SYS_STATUS.
+    THEN the bytes are whole MAVLink messages, and they are only the GCS heartbeats of connect,
+         COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS or SYS_STATUS, and
+         PARAM_REQUEST_READ by name (index -1) of receiver parameters, all to the vehicle.
     """
     harness.model.activate()
     harness.poll_until(all_answered, "the requests")
@@ -218,11 +221,16 @@ def test_the_check_sends_nothing_but_set_message_interval(harness: ModelHarness)
 
     assert sum(len(m.get_msgbuf()) for m in messages) == len(data)
     kinds = {m.get_type() for m in messages}
-    assert kinds <= {"HEARTBEAT", "COMMAND_LONG"}
+    assert kinds <= {"HEARTBEAT", "COMMAND_LONG", "PARAM_REQUEST_READ"}
+    receiver_parameters = set(wanted_parameters(VehicleFamily.COPTER, {"RCMAP_THROTTLE": 3.0}))
     for message in messages:
         assert (message.get_srcSystem(), message.get_srcComponent()) == (255, 190)
         if message.get_type() == "HEARTBEAT":
             assert message.type == mavlink2.MAV_TYPE_GCS
+        elif message.get_type() == "PARAM_REQUEST_READ":
+            assert message.param_index == -1
+            assert param_name(message.param_id) in receiver_parameters
+            assert (message.target_system, message.target_component) == (1, 1)
         else:
             assert message.command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
             assert int(message.param1) in (65, 1)
@@ -307,7 +315,8 @@ def test_during_a_connection_recovery_the_model_sends_nothing_not_even_on_deacti
     assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
 
     received = decode_all(harness.vehicle.received_bytes()[sent_before:])
-    after = [m for m in received if m.get_type() != "HEARTBEAT"]
+    # Parameter reads go out again with the new activation; they are tested on their own.
+    after = [m for m in received if m.get_type() == "COMMAND_LONG"]
     assert [(int(m.param1), int(m.param2)) for m in after] == REQUEST
     assert harness.interval_commands() == REQUEST + REQUEST
 

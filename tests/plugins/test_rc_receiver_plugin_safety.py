@@ -1,12 +1,13 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The whole plugin, as the methodic configurator would run it, only reads telemetry.
+"""The whole plugin, as the methodic configurator would run it, only reads.
 
 The plugin is created through the real factory and host for the real receiver step, talks to a
 scripted vehicle over loopback UDP, and is driven through a full test: live telemetry, failsafe,
 recovery, "Start a new test", a file browser pause, a step change.  Every byte the vehicle
-received is then decoded: nothing but SET_MESSAGE_INTERVAL for the two receiver streams (and
-the GCS heartbeat of connect) may be there - no parameter write, no arming, no calibration.
+received is then decoded: nothing but SET_MESSAGE_INTERVAL for the two receiver streams,
+PARAM_REQUEST_READ by name for the receiver parameters (and the GCS heartbeat of connect) may be
+there - no parameter write, no arming, no calibration.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 )
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
+from amc_rc_receiver.plugins.rc_receiver_param_reads import MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until
 
 RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 ALLOWED_INTERVAL_TARGETS = {65, 1}
+COPTER_RECEIVER_PARAMETERS = set(wanted_parameters(VehicleFamily.COPTER, {"RCMAP_THROTTLE": 3.0}))
 
 
 @pytest.fixture
@@ -48,17 +52,19 @@ def lamp_text(view: RCReceiverView, name: str) -> str:
 
 
 @pytest.mark.usefixtures("registered_plugin")
-def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests(
+def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests_and_parameter_reads(
     root: tk.Tk, scripted_fc: ScriptedFlightController, connected_fc: FlightController
 ) -> None:
     """
     GIVEN the rc_receiver plugin shown by the host on the ArduCopter receiver step, connected to
-          a scripted vehicle
+          a scripted vehicle that answers parameter reads like ArduPilot
     WHEN telemetry flows, RC failsafe comes and goes, the user starts a new test, a file browser
          pauses the plugin and the user moves to another step
-    THEN the view showed each state, and the vehicle received only GCS heartbeats and
-         COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS and SYS_STATUS (5 Hz, then 0)
+    THEN the view showed each state, and the vehicle received only GCS heartbeats, COMMAND_LONG
+         MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS and SYS_STATUS (5 Hz, then 0) and
+         PARAM_REQUEST_READ by name for receiver parameters - each asked a bounded number of times
     """
+    scripted_fc.parameters = {name: 1.0 for name in COPTER_RECEIVER_PARAMETERS} | {"RCMAP_THROTTLE": 3.0}
     steps = load_configuration_steps("ArduCopter")
     host = PluginHost(root, connected_fc)
     layout = host.show_step(steps.step(RECEIVER_STEP))
@@ -91,13 +97,23 @@ def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests(
     messages = scripted_fc.received_messages()
     assert sum(len(message.get_msgbuf()) for message in messages) == len(scripted_fc.received_bytes())
     kinds = {message.get_type() for message in messages}
-    assert kinds <= {"HEARTBEAT", "COMMAND_LONG"}
+    assert kinds <= {"HEARTBEAT", "COMMAND_LONG", "PARAM_REQUEST_READ"}
+    assert "PARAM_REQUEST_READ" in kinds
     intervals = []
+    reads: dict[str, int] = {}
     for message in messages:
         if message.get_type() == "HEARTBEAT":
             assert message.type == mavlink2.MAV_TYPE_GCS
+            continue
+        if message.get_type() == "PARAM_REQUEST_READ":
+            name = param_name(message.param_id)
+            assert message.param_index == -1
+            assert name in COPTER_RECEIVER_PARAMETERS
+            reads[name] = reads.get(name, 0) + 1
             continue
         assert message.command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
         assert int(message.param1) in ALLOWED_INTERVAL_TARGETS
         intervals.append((int(message.param1), int(message.param2)))
     assert intervals == [(65, 200_000), (1, 200_000), (65, 0), (1, 0)]
+    # Read at activation and again after the pause (the host may have written meanwhile).
+    assert max(reads.values()) <= 2 * MAX_ATTEMPTS

@@ -79,6 +79,9 @@ class ScriptedFlightController:
         self.ack_policy: AckPolicy | Mapping[int, AckPolicy] = AckPolicy.ACCEPT
         # message id -> interval in microseconds, as last accepted; -1 means off, 0 the default
         self.message_intervals: dict[int, float] = {}
+        # Parameters answered to PARAM_REQUEST_READ by name, as ArduPilot does; unknown names and
+        # reads by index get no answer.
+        self.parameters: dict[str, float] = {}
 
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.bind(("127.0.0.1", 0))
@@ -326,6 +329,8 @@ class ScriptedFlightController:
                     self._gcs_ids = (msg.get_srcSystem(), msg.get_srcComponent())
                 if msg.get_type() == "COMMAND_LONG":
                     self._answer(msg)
+                elif msg.get_type() == "PARAM_REQUEST_READ":
+                    self._answer_param_read(msg)
 
     def _answer(self, msg: Any) -> None:
         if msg.target_system not in (0, self.system_id):
@@ -349,6 +354,23 @@ class ScriptedFlightController:
             command, result, 0, 0, msg.get_srcSystem(), msg.get_srcComponent()
         )
         self._safe_send(ack)
+
+    def _answer_param_read(self, msg: Any) -> None:
+        if msg.target_system not in (0, self.system_id) or msg.target_component not in (0, self.component_id):
+            return
+        raw = msg.param_id
+        name = (raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else str(raw)).split("\x00")[0]
+        names = list(self.parameters)
+        if int(msg.param_index) != -1 or name not in self.parameters:
+            return
+        value = mavlink2.MAVLink_param_value_message(
+            name.encode("ascii"),
+            float(self.parameters[name]),
+            mavlink2.MAV_PARAM_TYPE_REAL32,
+            len(names),
+            names.index(name),
+        )
+        self._safe_send(value)
 
     def _safe_send(self, msg: Any) -> None:
         with contextlib.suppress(RuntimeError):

@@ -1,0 +1,303 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
+
+`ReceiverCheckTracker` is fed by the data model: every message of the selected vehicle the poll
+reads (HEARTBEAT for the vehicle type, PARAM_VALUE, STATUSTEXT, RC_CHANNELS for all 16 inputs,
+SYS_STATUS), one `poll()` per tick to send the parameter reads that are due, and the lifecycle
+(new connection, new test, resume).  `build()` turns it all, plus the live snapshot, into the
+frozen `ReceiverCheck` with findings and verdict.
+
+What it takes from its host, read each time because the host changes them under it: the flight
+controller's ``fc_parameters`` (the methodic configurator fills them at connect; empty in our own
+window, where the names are read instead), ``info`` (the vehicle type and firmware where the host
+has them), the step's parameter file (``parameter_editor.current_file`` in
+``local_filesystem.file_parameters``) and ``local_filesystem.vehicle_dir`` for reports.  Missing
+attributes simply mean "not known"; nothing here raises to the model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .rc_receiver_channels import ChannelSpans, channel_roles, flight_mode_reading
+from .rc_receiver_check_state import ParameterSource, ParameterValue, ReceiverCheck
+from .rc_receiver_findings import FindingInputs, parameter_findings
+from .rc_receiver_guide import GuideInputs, TransmitterGuide
+from .rc_receiver_param_reads import ParameterReader
+from .rc_receiver_radio_messages import RadioTimeline, statustext
+from .rc_receiver_rules import receiver_status
+from .rc_receiver_state import FailsafeStatus, RCReceiverState
+from .rc_receiver_vehicle import (
+    MAX_RC_CHANNEL,
+    VehicleFamily,
+    family_from_mav_type,
+    family_from_name,
+    family_parameters,
+    throttle_channel,
+    wanted_parameters,
+)
+from .rc_receiver_verdict import VerdictInputs, decide_verdict
+
+TransmitterSwitch = Callable[[bool], object]
+
+
+def _float_or_none(value: object) -> float | None:
+    raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return None
+    number = float(raw)
+    return None if math.isnan(number) else number
+
+
+def _host_values(flight_controller: object) -> Mapping[str, Any]:
+    values = getattr(flight_controller, "fc_parameters", None)
+    return values if isinstance(values, Mapping) else {}
+
+
+class ReceiverCheckTracker:
+    """State of the guided test, fed message by message; see the module docstring."""
+
+    def __init__(
+        self, flight_controller: object, local_filesystem: object = None, parameter_editor: object = None
+    ) -> None:
+        self._fc = flight_controller
+        self._files = local_filesystem
+        self._editor = parameter_editor
+        self._reader = ParameterReader()
+        self._spans = ChannelSpans()
+        self._radio = RadioTimeline()
+        self._guide = TransmitterGuide()
+        self._mav_type: int | None = None
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._switch: TransmitterSwitch | None = None
+        self._commanded: bool | None = None
+        self._live_throttle_min: int | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def connection_changed(self) -> None:
+        """A new connection may be another vehicle: forget all of it."""
+        self._reader.reset()
+        self._radio.reset()
+        self._mav_type = None
+        self.restart_test()
+
+    def restart_test(self) -> None:
+        self._spans.restart()
+        self._radio.restart()
+        self._guide.restart()
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._commanded = None
+        self._live_throttle_min = None
+
+    def resumed(self) -> None:
+        """After a pause the host may have uploaded parameters: read them again."""
+        self._reader.forget_reads()
+
+    def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
+        """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
+        self._switch = switch
+        self._commanded = None
+
+    def note_transmitter(self, on: bool, now: float, *, by_program: bool) -> None:
+        self._guide.note_switch(on, now, by_program=by_program)
+
+    # ----------------------------------------------------------------- messages
+
+    def observe(self, msg: Any, now: float) -> None:
+        """One message of the selected vehicle, in the order the poll read it."""
+        kind = msg.get_type()
+        if kind == "RC_CHANNELS":
+            raw = [int(getattr(msg, f"chan{number}_raw", 0)) for number in range(1, MAX_RC_CHANNEL + 1)]
+            live = self._failsafe is not FailsafeStatus.ACTIVE
+            self._spans.observe(int(msg.chancount), raw, live=live)
+            self._note_live_throttle(live)
+        elif kind == "SYS_STATUS":
+            self._failsafe = receiver_status(
+                int(msg.onboard_control_sensors_present),
+                int(msg.onboard_control_sensors_enabled),
+                int(msg.onboard_control_sensors_health),
+            ).failsafe
+        elif kind == "PARAM_VALUE":
+            self._reader.handle_message(msg)
+        elif kind == "STATUSTEXT":
+            self._radio.observe(statustext(msg.text), int(msg.severity), now)
+        elif kind == "HEARTBEAT":
+            self._mav_type = int(msg.type)
+
+    def _note_live_throttle(self, live: bool) -> None:
+        # Only input while the transmitter is known to be on counts as "the stick goes this low".
+        if not live or (self._guide.state.off_at is not None and self._guide.state.on_at is None):
+            return
+        value = self._spans.last(throttle_channel(self._values()))
+        if value is not None:
+            low = self._live_throttle_min
+            self._live_throttle_min = value if low is None else min(low, value)
+
+    # ----------------------------------------------------------------- per tick
+
+    def poll(self, master: Any, target: tuple[int | None, int | None], now: float, *, may_send: bool) -> None:
+        """Send the parameter reads that are due and, for a program-owned transmitter, switch it."""
+        family = self.family()
+        host = self._host_numbers()
+        self._reader.want(wanted_parameters(family, {**host, **self._reader.values}), host)
+        target_system, target_component = target
+        if may_send and target_system is not None:
+            self._reader.send_due(master, target_system, target_component or 0, now)
+        self._drive_transmitter(now)
+
+    def _drive_transmitter(self, now: float) -> None:
+        switch = self._switch
+        wanted = self._guide.wanted_transmitter()
+        if switch is None or wanted is None or wanted == self._commanded:
+            return
+        self._commanded = wanted
+        try:
+            switch(wanted)
+        except Exception:  # the transmitter is the host's; its fault must not stop the poll
+            return
+        self._guide.note_switch(wanted, now, by_program=True)
+
+    # ----------------------------------------------------------------- knowledge
+
+    def family(self) -> VehicleFamily:
+        family = family_from_mav_type(self._mav_type)
+        if family is VehicleFamily.UNKNOWN:
+            vehicle_type = getattr(getattr(self._fc, "info", None), "vehicle_type", None)
+            if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
+                family = family_from_mav_type(vehicle_type)
+            else:
+                family = family_from_name(vehicle_type)
+        if family is VehicleFamily.UNKNOWN:
+            family = family_from_name(getattr(self._files, "vehicle_type", None))
+        return family
+
+    def _host_numbers(self) -> dict[str, float]:
+        numbers = {}
+        for name, raw in _host_values(self._fc).items():
+            value = _float_or_none(raw)
+            if isinstance(name, str) and value is not None:
+                numbers[name] = value
+        return numbers
+
+    def _values(self) -> dict[str, float]:
+        return {**self._reader.values, **self._host_numbers()}
+
+    def _step_file(self) -> tuple[str | None, dict[str, float]]:
+        name = getattr(self._editor, "current_file", None)
+        files = getattr(self._files, "file_parameters", None)
+        if not isinstance(name, str) or not isinstance(files, Mapping):
+            return None, {}
+        entries = files.get(name)
+        if not isinstance(entries, Mapping):
+            return None, {}
+        values = {key: number for key, raw in entries.items() if (number := _float_or_none(raw)) is not None}
+        return name, values
+
+    def _firmware(self) -> str | None:
+        info = getattr(self._fc, "info", None)
+        for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
+            value = getattr(info, attribute, None)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return self._radio.firmware
+
+    def report_directory(self) -> str | None:
+        directory = getattr(self._files, "vehicle_dir", None)
+        return directory if isinstance(directory, str) and directory else None
+
+    # ----------------------------------------------------------------- snapshot
+
+    def build(self, state: RCReceiverState) -> ReceiverCheck:
+        family = self.family()
+        host = self._host_numbers()
+        values = {**self._reader.values, **host}
+        wanted = wanted_parameters(family, values)
+        unavailable = self._reader.unavailable
+        parameters = tuple(self._parameter_value(name, host, unavailable) for name in wanted)
+        step_name, step_all = self._step_file()
+        step_values = {name: step_all[name] for name in wanted if name in step_all}
+        roles = channel_roles(family, values)
+        channels = self._spans.evidence(roles)
+        table = family_parameters(family)
+        timeout = values.get(table.failsafe_timeout, table.default_failsafe_timeout_s) if table else 1.0
+        stick_pwm = {channel.number: channel.last_us for channel in channels if channel.is_stick}
+        guide = self._guide.update(
+            GuideInputs(
+                now=state.now,
+                telemetry_live=state.has_live_telemetry,
+                sticks_moved=all(channel.moved for channel in channels if channel.is_stick),
+                transitions=state.failsafe_transitions,
+                failsafe_timeout_s=timeout,
+                automatic=self._switch is not None,
+                throttle_us=self._spans.last(throttle_channel(values)),
+                stick_pwm={number: pwm for number, pwm in stick_pwm.items() if pwm is not None},
+            )
+        )
+        findings = parameter_findings(
+            FindingInputs(
+                family=family,
+                values=values,
+                unavailable=frozenset(name for name in unavailable if name in wanted),
+                step_file=step_name,
+                step_values=step_values,
+                receiver_present=state.receiver_present,
+                rssi_live=state.rc_channels_live,
+                rssi=state.rssi,
+                detected_protocol=self._radio.detected_protocol,
+                live_throttle_min_us=self._live_throttle_min,
+            )
+        )
+        complete = all(name in values or name in unavailable for name in wanted)
+        verdict = decide_verdict(
+            VerdictInputs(
+                family=family,
+                values=values,
+                findings=findings,
+                guide=guide,
+                channels=channels,
+                connected=state.connected,
+                telemetry_live=state.has_live_telemetry,
+                receiver_present=state.receiver_present,
+                failsafe=state.failsafe,
+                failsafe_observed=state.failsafe_observed,
+                recovery_observed=state.recovery_observed,
+                transitions=state.failsafe_transitions,
+                parameters_complete=complete,
+                failsafe_timeout_s=timeout,
+                now=state.now,
+            )
+        )
+        pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
+        return ReceiverCheck(
+            family=family,
+            mav_type=self._mav_type,
+            firmware=self._firmware(),
+            parameters=parameters,
+            parameters_complete=complete,
+            step_file=step_name,
+            findings=findings,
+            channels=channels,
+            flight_mode=flight_mode_reading(family, values, pwm_of),
+            radio_messages=self._radio.messages,
+            detected_protocol=self._radio.detected_protocol,
+            transmitter_events=self._guide.events,
+            guide=guide,
+            verdict=verdict,
+            report_directory=self.report_directory(),
+        )
+
+    def _parameter_value(
+        self, name: str, host: Mapping[str, float], unavailable: frozenset[str]
+    ) -> ParameterValue:
+        attempts = self._reader.attempts(name)
+        if name in host:
+            return ParameterValue(name, host[name], ParameterSource.HOST, attempts)
+        read = self._reader.values.get(name)
+        if read is not None:
+            return ParameterValue(name, read, ParameterSource.READ, attempts)
+        source = ParameterSource.UNAVAILABLE if name in unavailable else ParameterSource.PENDING
+        return ParameterValue(name, None, source, attempts)

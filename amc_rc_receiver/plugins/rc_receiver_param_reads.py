@@ -1,0 +1,148 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Reading a few parameters by name without ever waiting: PARAM_REQUEST_READ out, PARAM_VALUE in.
+
+The methodic configurator downloads every parameter at connect (``fc_parameters``); our own window
+and terminal view do not, so the check asks for just the names it needs.  Requests leave during a
+poll (at most ``MAX_IN_FLIGHT`` unanswered at a time, so a slow telemetry radio is not flooded),
+and the answers are matched in the messages the poll reads anyway; nothing here reads from the
+connection.  A name is asked ``MAX_ATTEMPTS`` times, ``ATTEMPT_TIMEOUT_S`` apart, and then counts
+as unavailable (older firmware lacks some of them).  Reading is the only thing this module sends:
+there is deliberately no way to write a parameter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MAX_IN_FLIGHT = 6
+ATTEMPT_TIMEOUT_S = 1.5
+MAX_ATTEMPTS = 3
+PARAM_ID_LENGTH = 16
+
+
+@dataclass
+class _Request:
+    attempts: int = 0
+    sent_at: float | None = None
+
+
+def param_name(raw: object) -> str:
+    """The parameter name of a PARAM_VALUE ``param_id`` (bytes or str, NUL padded)."""
+    text = raw.decode("ascii", errors="replace") if isinstance(raw, bytes | bytearray) else str(raw)
+    return text.split("\x00", 1)[0].strip()
+
+
+class ParameterReader:
+    """Asks the selected vehicle for named parameters and collects the answers."""
+
+    def __init__(self) -> None:
+        self._wanted: tuple[str, ...] = ()
+        self._requests: dict[str, _Request] = {}
+        self._values: dict[str, float] = {}
+        self._unavailable: set[str] = set()
+        self.requests_sent = 0
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Values answered so far (a copy)."""
+        return dict(self._values)
+
+    @property
+    def unavailable(self) -> frozenset[str]:
+        return frozenset(self._unavailable)
+
+    @property
+    def pending(self) -> frozenset[str]:
+        return frozenset(name for name in self._wanted if name in self._requests)
+
+    def attempts(self, name: str) -> int:
+        request = self._requests.get(name)
+        if request is not None:
+            return request.attempts
+        return MAX_ATTEMPTS if name in self._unavailable else 0
+
+    def reset(self) -> None:
+        """Forget everything (a new connection: maybe another vehicle)."""
+        self._wanted = ()
+        self._requests.clear()
+        self._values.clear()
+        self._unavailable.clear()
+
+    def forget_reads(self) -> None:
+        """Ask again for everything: after a pause the host may have written new values."""
+        wanted = self._wanted
+        self.reset()
+        self._wanted = wanted
+        self._requests = {name: _Request() for name in wanted}
+
+    def want(self, names: Iterable[str], known: Mapping[str, float]) -> None:
+        """The names the check needs now; those in ``known`` (the host's download) are not asked."""
+        self._wanted = tuple(dict.fromkeys(names))
+        for name in self._wanted:
+            if name in known:
+                self._requests.pop(name, None)
+            elif name not in self._values and name not in self._unavailable:
+                self._requests.setdefault(name, _Request())
+        for name in list(self._requests):
+            if name not in self._wanted:
+                del self._requests[name]
+
+    # ----------------------------------------------------------------- wire
+
+    def send_due(self, master: Any, target_system: int, target_component: int, now: float) -> int:
+        """Send the requests that are due; returns how many left.  Never blocks.
+
+        A request whose send raises (a closed link) is not counted as an attempt; it is tried
+        again on a later poll, so a dead link cannot make a parameter look unavailable.
+        """
+        if master is None or getattr(master, "portdead", False) is True:
+            return 0
+        in_flight = 0
+        due: list[str] = []
+        for name, request in list(self._requests.items()):
+            if request.sent_at is not None and now - request.sent_at < ATTEMPT_TIMEOUT_S:
+                in_flight += 1
+            elif request.attempts >= MAX_ATTEMPTS:
+                del self._requests[name]
+                self._unavailable.add(name)
+            else:
+                due.append(name)
+        sent = 0
+        for name in due:
+            if in_flight >= MAX_IN_FLIGHT:
+                break
+            request = self._requests[name]
+            try:
+                master.mav.param_request_read_send(
+                    target_system, target_component, name.encode("ascii")[:PARAM_ID_LENGTH], -1
+                )
+            except Exception:  # a transport fault: retried on a later poll, never raised
+                return sent
+            request.attempts += 1
+            request.sent_at = now
+            in_flight += 1
+            sent += 1
+            self.requests_sent += 1
+        return sent
+
+    def handle_message(self, msg: Any) -> bool:
+        """Take a PARAM_VALUE of the selected vehicle; True when it answered a wanted name."""
+        try:
+            if msg.get_type() != "PARAM_VALUE":
+                return False
+            name = param_name(msg.param_id)
+            value = float(msg.param_value)
+        except Exception:  # a malformed message is simply not an answer
+            return False
+        if name not in self._wanted or math.isnan(value):  # NaN is no value
+            return False
+        self._values[name] = value
+        self._requests.pop(name, None)
+        self._unavailable.discard(name)
+        return True
