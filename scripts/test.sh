@@ -12,6 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/_bootstrap.sh
 ensure_system_packages xvfb build
 ensure_venv ".[dev,build]"
+# The released methodic configurator 5.0.1 and our overlay of it, each in its own environment,
+# for tests/integration (cached: only the first run downloads and installs).
+ensure_methodic_configurator_venvs
 
 step() { printf '\n==> %s\n' "$*"; }
 

@@ -18,16 +18,21 @@ A wheel is unpacked once into ``.cache/amc501/`` and reused by later runs; downl
 unpacking write to a temporary name first, so concurrent runs never see half a file.  When none
 of the sources works (e.g. the registry cannot be reached) the tests that need 5.0.1 are skipped
 with the reason.  ``methodic_configurator_501_wheel`` gives the wheel file itself (sources 2 and 3).
+
+The second part of this module gives tests/integration the methodic configurator *environments*
+the test command builds (5.0.1 as released, and our overlay of it): see the comment there.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -154,3 +159,151 @@ def methodic_configurator_501_wheel() -> Path:
         return wheel()
     except MethodicConfigurator501UnavailableError as reason:
         pytest.skip(f"the released methodic configurator {VERSION} is not available: {reason}")
+
+
+# --------------------------------------------------------------------------------------------------
+# Methodic configurator environments for tests/integration.
+#
+# The test command (scripts/test.sh -> ensure_methodic_configurator_venvs in scripts/_bootstrap.sh)
+# builds them once under build/methodic-configurator-5.0.1/ (git-ignored; AMC501_HOME moves it):
+#   release/       the release wheel and sdist from the registry, digests checked
+#   src/           the unpacked sdist: 5.0.1's own tests
+#   venv/          5.0.1 as a user installs it: the release wheel --no-deps, then its requirements
+#                  unpinned, plus pytest, pytest-mock and pytest-xvfb
+#   venv-overlay/  the same with our overlay wheel (scripts/methodic_configurator_overlay.py)
+# Tests reach them through the fixtures below, which skip with the reason when a plain `pytest`
+# runs without them.  The overlay fixture reinstalls the overlay when our plugin modules changed
+# since it was built, so an edit is never tested against an old copy.
+# --------------------------------------------------------------------------------------------------
+
+ENVIRONMENTS_HOME_ENV = "AMC501_HOME"
+OVERLAY_SCRIPT = ROOT / "scripts" / "methodic_configurator_overlay.py"
+OVERLAY_LABEL = "rcreceiver.1"
+OUR_PLUGINS = ROOT / "amc_rc_receiver" / "plugins"
+_CREATED_BY = "they are created by ./scripts/test.sh (unless AMC_SKIP_METHODIC_CONFIGURATOR=1)"
+
+
+def environments_home() -> Path:
+    """Where the test command keeps the 5.0.1 environments (``$AMC501_HOME`` or build/...)."""
+    configured = os.environ.get(ENVIRONMENTS_HOME_ENV)
+    home = Path(configured) if configured else Path("build") / f"methodic-configurator-{VERSION}"
+    return home if home.is_absolute() else ROOT / home
+
+
+@dataclass(frozen=True)
+class MethodicConfiguratorEnvironment:
+    """A virtual environment holding the methodic configurator (the release, or our overlay of it)."""
+
+    root: Path
+
+    @property
+    def python(self) -> Path:
+        return self.root / "bin" / "python"
+
+    def script(self, name: str) -> Path:
+        return self.root / "bin" / name
+
+    @property
+    def site_packages(self) -> Path:
+        (found,) = self.root.glob("lib/python3*/site-packages")
+        return found
+
+    @property
+    def package_dir(self) -> Path:
+        return self.site_packages / PACKAGE
+
+    def distribution_version(self) -> str:
+        """The installed methodic configurator's version, from its .dist-info folder."""
+        (dist_info,) = self.site_packages.glob(f"{PACKAGE}-*.dist-info")
+        return dist_info.name.removeprefix(f"{PACKAGE}-").removesuffix(".dist-info")
+
+    def pip(self, *args: str, timeout_s: float = PIP_TIMEOUT_S) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.python), "-m", "pip", *PIP_OPTIONS, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=False,
+        )
+
+
+def our_plugin_modules() -> dict[str, bytes]:
+    """The plugin modules the overlay carries (every ``*.py`` but the host stand-ins), by name."""
+    stand_ins = {"__init__.py", "plugin_factory.py", "plugin_protocol.py", "plugin_constants.py"}
+    return {
+        path.name: path.read_bytes()
+        for path in sorted(OUR_PLUGINS.glob("*.py"))
+        if path.name not in stand_ins
+    }
+
+
+def _environment(name: str) -> MethodicConfiguratorEnvironment:
+    environment = MethodicConfiguratorEnvironment(environments_home() / name)
+    if not environment.python.is_file() or not (environment.root / ".amc-wheel-stamp").is_file():
+        pytest.skip(f"no methodic configurator {VERSION} environment at {environment.root}: {_CREATED_BY}")
+    return environment
+
+
+def release_wheel_in_environments() -> Path:
+    found = wheel_in(environments_home() / "release")
+    if found is None:
+        pytest.skip(f"the {VERSION} release wheel is not in {environments_home() / 'release'}: {_CREATED_BY}")
+    return found
+
+
+def build_overlay(
+    out: Path, *, plugins: Path = OUR_PLUGINS, wheel_path: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the overlay build (this environment's Python) into ``out``."""
+    command = [
+        sys.executable,
+        str(OVERLAY_SCRIPT),
+        "--wheel",
+        str(wheel_path or release_wheel_in_environments()),
+    ]
+    command += ["--out", str(out), "--plugins", str(plugins)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
+
+
+def refresh_overlay(environment: MethodicConfiguratorEnvironment) -> None:
+    """Reinstall the overlay wheel when the installed plugin modules are not byte-for-byte ours."""
+    plugins = environment.package_dir / "plugins"
+    current = our_plugin_modules()
+    if all(
+        (plugins / name).is_file() and (plugins / name).read_bytes() == data for name, data in current.items()
+    ):
+        return
+    out = environments_home() / "overlay"
+    built = build_overlay(out)
+    assert built.returncode == 0, built.stderr
+    overlay = out / f"{PACKAGE}-{VERSION}+{OVERLAY_LABEL}-py3-none-any.whl"
+    installed = environment.pip("install", "--quiet", "--no-deps", "--force-reinstall", str(overlay))
+    assert installed.returncode == 0, installed.stderr
+    digest = hashlib.sha256(overlay.read_bytes()).hexdigest()
+    (environment.root / ".amc-wheel-stamp").write_text(f"{digest} {overlay.name}", encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def methodic_configurator_501_release_env() -> MethodicConfiguratorEnvironment:
+    """5.0.1 from the registry as a user installs it, with its own ``rc_receiver``."""
+    environment = _environment("venv")
+    assert environment.distribution_version() == VERSION
+    return environment
+
+
+@pytest.fixture(scope="session")
+def methodic_configurator_501_overlay_env() -> MethodicConfiguratorEnvironment:
+    """5.0.1 with our ``rc_receiver`` (the overlay wheel), reinstalled if our plugin modules changed."""
+    environment = _environment("venv-overlay")
+    assert environment.distribution_version() == f"{VERSION}+{OVERLAY_LABEL}"
+    refresh_overlay(environment)
+    return environment
+
+
+@pytest.fixture(scope="session")
+def methodic_configurator_501_sources() -> Path:
+    """The unpacked 5.0.1 sdist (its ``tests/`` folder holds 5.0.1's own tests)."""
+    sources = environments_home() / "src" / f"{PACKAGE}-{VERSION}"
+    if not (sources / "tests").is_dir():
+        pytest.skip(f"the {VERSION} sdist is not unpacked at {sources}: {_CREATED_BY}")
+    return sources

@@ -1,0 +1,3 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Integration tests against the released ArduPilot Methodic Configurator 5.0.1 (see README)."""
