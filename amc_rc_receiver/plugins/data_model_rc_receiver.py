@@ -21,21 +21,36 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any
 
 from .. import _
 from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
-from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
+from .rc_receiver_commands import CommandManager, PendingCommand
 from .rc_receiver_history import FailsafeHistory
-from .rc_receiver_rate_meter import RateMeter
-from .rc_receiver_rules import (
-    ReceiverStatus,
-    channel_readings,
-    is_selected_source,
-    receiver_status,
-    rssi_reading,
+from .rc_receiver_model_parts import (
+    DEFAULT_INTERVAL_US,
+    MAV_CMD_SET_MESSAGE_INTERVAL,
+    RC_CHANNELS_ID,
+    REQUESTED_INTERVAL_US,
+    STREAMS,
+    SYS_STATUS_ID,
+    TELEMETRY,
+    ChannelsSample,
+    RCReceiverFlightController,
+    StatusSample,
+    channels_sample,
+    describe_transport_error,
+    message_source,
+    message_timestamp,
+    message_type,
+    not_requested,
+    request_status,
+    selected_target,
+    status_sample,
 )
+from .rc_receiver_rate_meter import RateMeter
+from .rc_receiver_rules import is_selected_source
 from .rc_receiver_state import (
     ChannelReading,
     FailsafeStatus,
@@ -46,6 +61,11 @@ from .rc_receiver_state import (
 from .rc_receiver_vehicle_clock import VehicleClock
 
 __all__ = [
+    "DEFAULT_INTERVAL_US",
+    "MAV_CMD_SET_MESSAGE_INTERVAL",
+    "RC_CHANNELS_ID",
+    "REQUESTED_INTERVAL_US",
+    "SYS_STATUS_ID",
     "ChannelReading",
     "FailsafeStatus",
     "IntervalRequestOutcome",
@@ -62,136 +82,6 @@ RECENT_POLL_GAP_S = 0.5
 MAX_MESSAGES_DROPPED_ON_RESUME = 1000
 STALE_AFTER_S = 3.0
 RATE_WINDOW_S = 2.0
-# 5 Hz: fast enough to see sticks move and failsafe flip, light enough for a telemetry radio.
-REQUESTED_INTERVAL_US = 200_000
-
-RC_CHANNELS_ID = 65
-SYS_STATUS_ID = 1
-MAV_CMD_SET_MESSAGE_INTERVAL = 511
-# Interval 0 asks the firmware for its own default rate of a message.
-DEFAULT_INTERVAL_US = 0
-_STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
-_TELEMETRY = frozenset(name for _id, name in _STREAMS)
-
-_OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
-    CommandOutcome.PENDING: IntervalRequestOutcome.PENDING,
-    CommandOutcome.ACCEPTED: IntervalRequestOutcome.ACCEPTED,
-    CommandOutcome.REJECTED: IntervalRequestOutcome.REJECTED,
-    CommandOutcome.TIMED_OUT: IntervalRequestOutcome.NO_ANSWER,
-    CommandOutcome.SEND_FAILED: IntervalRequestOutcome.SEND_FAILED,
-}
-
-
-class _FlightControllerInfo(Protocol):
-    @property
-    def system_id(self) -> str: ...
-
-    @property
-    def component_id(self) -> str: ...
-
-
-class RCReceiverFlightController(Protocol):
-    """The part of a flight-controller facade this model relies on (the methodic configurator's has it)."""
-
-    @property
-    def master(self) -> Any: ...
-
-    @property
-    def info(self) -> _FlightControllerInfo: ...
-
-
-@dataclass(frozen=True)
-class _ChannelsSample:
-    channels: tuple[ChannelReading, ...]
-    rssi: int | None
-    chancount: int
-    received_at: float
-
-
-@dataclass(frozen=True)
-class _StatusSample:
-    status: ReceiverStatus
-    received_at: float
-
-
-def _message_type(msg: Any) -> str:
-    return str(msg.get_type())
-
-
-def _message_source(msg: Any) -> tuple[int, int]:
-    return int(msg.get_srcSystem()), int(msg.get_srcComponent())
-
-
-def _timestamp(msg: Any) -> int | None:
-    """The message's ``time_boot_ms``; 0 is what a sender that keeps no time leaves there."""
-    value = getattr(msg, "time_boot_ms", None)
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    return None
-
-
-def _channels_sample(msg: Any, now: float) -> _ChannelsSample:
-    chancount = int(msg.chancount)
-    raw = [int(getattr(msg, f"chan{number}_raw")) for number in range(1, 6)]
-    return _ChannelsSample(channel_readings(chancount, raw), rssi_reading(int(msg.rssi)), chancount, now)
-
-
-def _status_sample(msg: Any, now: float) -> _StatusSample:
-    status = receiver_status(
-        int(msg.onboard_control_sensors_present),
-        int(msg.onboard_control_sensors_enabled),
-        int(msg.onboard_control_sensors_health),
-    )
-    return _StatusSample(status, now)
-
-
-def _not_requested() -> tuple[IntervalRequestStatus, ...]:
-    return tuple(
-        IntervalRequestStatus(name, message_id, REQUESTED_INTERVAL_US) for message_id, name in _STREAMS
-    )
-
-
-def _request_status(command: PendingCommand) -> IntervalRequestStatus:
-    message_id = int(command.params[0]) if command.params else -1
-    interval_us = int(command.params[1]) if len(command.params) > 1 else REQUESTED_INTERVAL_US
-    name = dict(_STREAMS).get(message_id, str(message_id))
-    outcome = _OUTCOMES.get(command.outcome, IntervalRequestOutcome.PENDING)
-    if outcome is IntervalRequestOutcome.REJECTED:
-        reason = command.result_name
-    elif outcome is IntervalRequestOutcome.SEND_FAILED:
-        reason = command.error
-    elif outcome is IntervalRequestOutcome.NO_ANSWER:
-        reason = command.error or _("The flight controller did not answer the request.")
-    else:
-        reason = None
-    return IntervalRequestStatus(name, message_id, interval_us, outcome, reason)
-
-
-def _id_or_none(text: object) -> int | None:
-    return int(text) if isinstance(text, str) and text.isdigit() else None
-
-
-def _selected_target(
-    flight_controller: RCReceiverFlightController, master: Any
-) -> tuple[int | None, int | None]:
-    """The discovered vehicle's ids, else the connection's own target ids (pymavlink's guess)."""
-    info = flight_controller.info
-    system_id = _id_or_none(getattr(info, "system_id", None))
-    component_id = _id_or_none(getattr(info, "component_id", None))
-    if system_id is None:
-        value = getattr(master, "target_system", None)
-        system_id = value if isinstance(value, int) and value > 0 else None
-    if component_id is None:
-        value = getattr(master, "target_component", None)
-        component_id = value if isinstance(value, int) and not isinstance(value, bool) else None
-    return system_id, component_id
-
-
-def _describe_transport_error(error: BaseException) -> str:
-    detail = str(error) or type(error).__name__
-    if isinstance(error, OSError):  # serial.SerialException is an OSError too
-        return _("Lost the connection to the flight controller: {detail}").format(detail=detail)
-    return _("Could not read from the flight controller: {detail}").format(detail=detail)
 
 
 class RCReceiverDataModel:
@@ -225,8 +115,8 @@ class RCReceiverDataModel:
         self._requests: tuple[PendingCommand, ...] = ()
         # A message read only to learn that more were waiting; processed first by the next poll.
         self._carried: Any = None
-        self._channels: _ChannelsSample | None = None
-        self._status: _StatusSample | None = None
+        self._channels: ChannelsSample | None = None
+        self._status: StatusSample | None = None
         self._history = FailsafeHistory(now)
         self._channels_rate = RateMeter(RATE_WINDOW_S)
         self._status_rate = RateMeter(RATE_WINDOW_S)
@@ -294,7 +184,7 @@ class RCReceiverDataModel:
             self._forward_carried_message()
             self._restore_intervals()
         except Exception as error:  # shutting down must never crash the caller
-            self._link_error = _describe_transport_error(error)
+            self._link_error = describe_transport_error(error)
         self._requested_on = None
         self._recovering = False
         self._invalidate_readings()
@@ -332,7 +222,7 @@ class RCReceiverDataModel:
         try:
             self._discarding = not self._drop_queued_messages()
         except Exception as error:  # resuming must never crash the host
-            self._link_error = _describe_transport_error(error)
+            self._link_error = describe_transport_error(error)
         self._state = self._safe_build_state()
 
     def reset_test(self) -> None:
@@ -374,12 +264,12 @@ class RCReceiverDataModel:
             if self._master is not None:
                 self._check.poll(
                     self._master,
-                    _selected_target(self._fc, self._master),
+                    selected_target(self._fc, self._master),
                     now,
                     may_send=self._active and not self._recovering,
                 )
         except Exception as error:  # a poll must never take the UI down
-            self._link_error = _describe_transport_error(error)
+            self._link_error = describe_transport_error(error)
             self._invalidate_readings()
         self._state = self._safe_build_state()
         return self._state
@@ -413,7 +303,7 @@ class RCReceiverDataModel:
         self._check.connection_changed()
 
     def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
-        target_system, target_component = _selected_target(self._fc, master)
+        target_system, target_component = selected_target(self._fc, master)
         if target_system is None:
             # the command manager turns a missing connection into a readable "not sent"
             master = None
@@ -432,7 +322,7 @@ class RCReceiverDataModel:
         self._requested_on = master
         # Both are always attempted, so one refused stream never hides the other.
         self._requests = tuple(
-            self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in _STREAMS
+            self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in STREAMS
         )
 
     def _restore_intervals(self) -> None:
@@ -440,7 +330,7 @@ class RCReceiverDataModel:
         # Only on the connection that asked, and only while it is still the host's connection.
         if master is None or self._recovering or master is not self._fc.master:
             return
-        for message_id, _name in _STREAMS:
+        for message_id, _name in STREAMS:
             self._send_interval(master, message_id, DEFAULT_INTERVAL_US)
 
     def _drop_queued_messages(self) -> bool:
@@ -479,12 +369,12 @@ class RCReceiverDataModel:
             self._link_error = _("Not connected to a flight controller.")
             self._invalidate_readings()
             return
-        target = _selected_target(self._fc, master)
+        target = selected_target(self._fc, master)
         discarding = self._discarding
         # Nothing read now can have arrived before the last poll that emptied the queue.
         not_before = self._queue_emptied_at
-        latest_channels: _ChannelsSample | None = None
-        latest_status: _StatusSample | None = None
+        latest_channels: ChannelsSample | None = None
+        latest_status: StatusSample | None = None
         # (message, its send time if it carries one, the vehicle's latest send time when read)
         readings: list[tuple[Any, float | None, float | None]] = []
         channels_count = 0
@@ -499,21 +389,21 @@ class RCReceiverDataModel:
                 self._commands.handle_message(msg)
                 if discarding:
                     continue
-                source_system, source_component = _message_source(msg)
+                source_system, source_component = message_source(msg)
                 if not is_selected_source(source_system, source_component, *target):
-                    if _message_type(msg) in _TELEMETRY:
+                    if message_type(msg) in TELEMETRY:
                         self._foreign_telemetry_total += 1
                     continue
                 self._check.observe(msg, now)
                 # Any timestamped message (ATTITUDE, SYSTEM_TIME…) keeps the vehicle clock mapped;
                 # an untimestamped one is stamped once the poll knows if it read behind a backlog.
-                time_boot_ms = _timestamp(msg)
+                time_boot_ms = message_timestamp(msg)
                 sent_at: float | None = None
                 if time_boot_ms is not None:
                     sent_at = self._vehicle_clock.observe(time_boot_ms, now)
                     if not_before is not None:
                         sent_at = max(sent_at, not_before)
-                if _message_type(msg) in _TELEMETRY:
+                if message_type(msg) in TELEMETRY:
                     readings.append((msg, sent_at, self._vehicle_clock.latest_send_time()))
             if self._messages_read == MAX_MESSAGES_PER_POLL:
                 # Read one more to learn whether more are waiting; keep it for the next poll.
@@ -542,11 +432,11 @@ class RCReceiverDataModel:
                 sent_at = now
             else:
                 sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
-            if _message_type(msg) == "RC_CHANNELS":
-                latest_channels = _channels_sample(msg, sent_at)
+            if message_type(msg) == "RC_CHANNELS":
+                latest_channels = channels_sample(msg, sent_at)
                 channels_count += 1
             else:
-                latest_status = _status_sample(msg, sent_at)
+                latest_status = status_sample(msg, sent_at)
                 status_count += 1
                 # Every status counts as evidence, timed when the vehicle reported it, so a short
                 # failsafe between polls is not lost and a late one is not post-dated.
@@ -577,7 +467,7 @@ class RCReceiverDataModel:
         try:
             return self._build_state(self._now())
         except Exception as error:  # keep the last good snapshot, say what went wrong
-            return replace(self._state, link_error=_describe_transport_error(error), active=self._active)
+            return replace(self._state, link_error=describe_transport_error(error), active=self._active)
 
     def _build_state(self, now: float) -> RCReceiverState:
         channels = self._channels
@@ -589,7 +479,7 @@ class RCReceiverDataModel:
         live_channels = channels if channels_live else None
         live_status = status.status if status_live and status is not None else None
         history = self._history
-        requests = tuple(_request_status(command) for command in self._requests) or _not_requested()
+        requests = tuple(request_status(command) for command in self._requests) or not_requested()
         state = RCReceiverState(
             channels=live_channels.channels if live_channels else RCReceiverState().channels,
             rssi=live_channels.rssi if live_channels else None,
@@ -617,4 +507,5 @@ class RCReceiverDataModel:
             test_started_at=history.test_started_at,
             now=now,
         )
-        return replace(state, check=self._check.build(state))
+        target = selected_target(self._fc, self._master) if self._master is not None else (None, None)
+        return replace(state, check=self._check.build(state, target))

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import tkinter as tk
 from collections.abc import Callable
-from tkinter import ttk
+from tkinter import filedialog, ttk
 from typing import TYPE_CHECKING, Protocol
 
 from .. import _
 from .plugin_constants import PLUGIN_RC_RECEIVER
 from .plugin_factory import plugin_factory
 from .plugin_protocol import PluginPauseReason
-from .rc_receiver_scrollable import ScrollableFrame, match_theme_background
+from .rc_receiver_report import REPORT_BASENAME, save_to_vehicle_directory, write_report
+from .rc_receiver_scrollable import ScrollableFrame
 from .rc_receiver_state import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
@@ -28,24 +29,37 @@ from .rc_receiver_state import (
     PWM_BAR_MIN_US,
     RSSI_MAX,
     FailsafeStatus,
-    IntervalRequestOutcome,
-    IntervalRequestStatus,
     RCReceiverState,
 )
 from .rc_receiver_tick_timer import TickTimer
+from .rc_receiver_tk_check import (
+    MAX_FINDINGS_SHOWN,
+    MAX_MESSAGES_SHOWN,
+    ChannelRoles,
+    GuidePanel,
+    TextList,
+    VerdictBanner,
+    findings_entries,
+    message_entries,
+)
+from .rc_receiver_tk_texts import (
+    guidance_text,
+    notice_lines,
+    relative_time_text,
+    request_text,
+    stream_freshness,
+)
+from .rc_receiver_tk_widgets import COLOUR_UNKNOWN, BarRow, Lamp, StreamRow
 
 if TYPE_CHECKING:
     from .data_model_rc_receiver import RCReceiverDataModel
     from .plugin_factory import PluginModelContext
 
 DEFAULT_TICK_MS = 100
-# Shown in the expiry notice; the model owns the actual timeout.
-STALE_AFTER_S = 3
 
 COLOUR_GOOD = "#2e7d32"
 COLOUR_BAD = "#c62828"
 COLOUR_ATTENTION = "#ef6c00"
-COLOUR_UNKNOWN = "#9e9e9e"
 
 _LAMP_DIAMETER = 14
 _BAR_LENGTH = 280
@@ -71,134 +85,7 @@ class RCReceiverModelLike(Protocol):
 
     def resume(self) -> object: ...
 
-
-class _Lamp:
-    """A coloured circle beside a title and a value text, so state never relies on colour alone."""
-
-    def __init__(self, parent: tk.Misc, title: str, row: int) -> None:
-        self.canvas = tk.Canvas(
-            parent, width=_LAMP_DIAMETER + 2, height=_LAMP_DIAMETER + 2, highlightthickness=0, borderwidth=0
-        )
-        match_theme_background(self.canvas)
-        self.oval = self.canvas.create_oval(
-            1, 1, _LAMP_DIAMETER, _LAMP_DIAMETER, fill=COLOUR_UNKNOWN, outline="#616161"
-        )
-        self.title = ttk.Label(parent, text=title)
-        self.value = ttk.Label(parent, text=_("unknown"))
-        self.canvas.grid(row=row, column=0, padx=(0, 6), pady=2, sticky=tk.W)
-        self.title.grid(row=row, column=1, pady=2, sticky=tk.W)
-        self.value.grid(row=row, column=2, padx=(8, 0), pady=2, sticky=tk.W)
-
-    @property
-    def colour(self) -> str:
-        return str(self.canvas.itemcget(self.oval, "fill"))  # type: ignore[no-untyped-call]
-
-    @property
-    def text(self) -> str:
-        return str(self.value.cget("text"))
-
-
-class _BarRow:
-    """A name, a bar and the reading as text."""
-
-    def __init__(self, parent: tk.Misc, name: str, maximum: float, row: int) -> None:
-        self.name = ttk.Label(parent, text=name, width=14)
-        self.bar = ttk.Progressbar(parent, orient=tk.HORIZONTAL, length=_BAR_LENGTH, maximum=maximum, value=0)
-        self.value = ttk.Label(parent, text=_("Unavailable"), width=18)
-        self.name.grid(row=row, column=0, pady=2, sticky=tk.W)
-        self.bar.grid(row=row, column=1, padx=6, pady=2, sticky=tk.EW)
-        self.value.grid(row=row, column=2, pady=2, sticky=tk.W)
-
-    @property
-    def text(self) -> str:
-        return str(self.value.cget("text"))
-
-    @property
-    def bar_value(self) -> float:
-        return float(self.bar.cget("value"))
-
-
-class _StreamRow:
-    """Measured rate of one message stream and the fate of its interval request."""
-
-    def __init__(self, parent: tk.Misc, message_name: str, row: int) -> None:
-        self.message_name = message_name
-        self.name = ttk.Label(parent, text=message_name, width=14)
-        self.rate = ttk.Label(parent, text=_("{rate:.1f} Hz").format(rate=0.0), width=10)
-        self.request = ttk.Label(parent, text=_("interval not requested"))
-        self.name.grid(row=row, column=0, pady=1, sticky=tk.W)
-        self.rate.grid(row=row, column=1, padx=6, pady=1, sticky=tk.W)
-        self.request.grid(row=row, column=2, pady=1, sticky=tk.W)
-
-
-def _guidance_text() -> str:
-    return "\n\n".join(
-        (
-            _(
-                "1. Upload your receiver parameter edits (RC_PROTOCOLS, SERIALn_PROTOCOL, RSSI_TYPE, "
-                "failsafe settings) to the flight controller first; this check only reads telemetry "
-                "and changes no parameter. Some of these settings need a reboot to take effect."
-            ),
-            _(
-                "2. Move the sticks and switches that drive the first five channels and check that "
-                "the CH1 to CH5 bars follow them."
-            ),
-            _(
-                "3. Switch the transmitter off. 'RC failsafe' must become active and 'Failsafe "
-                "observed during this test' must change to yes."
-            ),
-            _(
-                "4. Switch the transmitter back on. 'RC failsafe' must return to not active and "
-                "'Recovery observed' must change to yes."
-            ),
-            _(
-                "'Receiver seen by the flight controller' means the flight controller has received RC "
-                "input at some time since it booted, not that it receives it now. Only moving channels "
-                "and the transmitter-off test show that it receives now: while in RC failsafe the "
-                "channels keep showing their last values."
-            ),
-            _(
-                "Stop any RC override from a ground station during the test: overrides make a lost "
-                "receiver look present and healthy."
-            ),
-        )
-    )
-
-
-def _interval_text(interval_us: int) -> str:
-    if interval_us > 0:
-        return _("{rate:.1f} Hz").format(rate=1_000_000 / interval_us)
-    if interval_us == 0:
-        return _("default rate")
-    return _("off")
-
-
-def _request_text(request: IntervalRequestStatus | None) -> str:
-    if request is None or request.outcome is IntervalRequestOutcome.NOT_REQUESTED:
-        return _("interval not requested")
-    rate = _interval_text(request.interval_us)
-    outcome = request.outcome
-    if outcome is IntervalRequestOutcome.PENDING:
-        return _("interval request ({rate}): pending").format(rate=rate)
-    if outcome is IntervalRequestOutcome.ACCEPTED:
-        return _("interval request ({rate}): accepted").format(rate=rate)
-    if outcome is IntervalRequestOutcome.REJECTED:
-        return _("interval request ({rate}): rejected: {reason}").format(
-            rate=rate, reason=request.reason or _("no reason given")
-        )
-    if outcome is IntervalRequestOutcome.NO_ANSWER:
-        return _("interval request ({rate}): no answer").format(rate=rate)
-    return _("interval request ({rate}): send failed: {reason}").format(
-        rate=rate, reason=request.reason or _("no reason given")
-    )
-
-
-def _relative_time_text(observed: bool, at: float | None, test_started_at: float) -> str:
-    if not observed:
-        return _("not yet")
-    if at is None:
-        return _("yes")
-    return _("yes, at {seconds:.1f} s").format(seconds=max(0.0, at - test_started_at))
+    def confirm_transmitter(self, on: bool) -> object: ...
 
 
 class RCReceiverView(ttk.Frame):
@@ -227,36 +114,60 @@ class RCReceiverView(ttk.Frame):
         ttk.Label(body, text=_("RC receiver check"), font=("TkDefaultFont", 12, "bold")).grid(
             row=0, column=0, padx=8, pady=(8, 4), sticky=tk.W
         )
+        # The verdict comes first: it is the answer the whole step exists for.
+        self.banner = VerdictBanner(body)
+        self.banner.frame.grid(row=1, column=0, padx=8, pady=4, sticky=tk.EW)
 
         channels = ttk.LabelFrame(body, text=_("Channels"))
-        channels.grid(row=1, column=0, padx=8, pady=4, sticky=tk.EW)
+        channels.grid(row=2, column=0, padx=8, pady=4, sticky=tk.EW)
         channels.columnconfigure(1, weight=1)
         self.channel_rows = tuple(
-            _BarRow(channels, _("CH{number}").format(number=number), PWM_BAR_MAX_US - PWM_BAR_MIN_US, row)
+            BarRow(channels, _("CH{number}").format(number=number), PWM_BAR_MAX_US - PWM_BAR_MIN_US, row)
             for row, number in enumerate(range(FIRST_CHANNEL, FIRST_CHANNEL + CHANNEL_COUNT))
         )
-        self.rssi_row = _BarRow(channels, _("Receiver RSSI"), RSSI_MAX, CHANNEL_COUNT)
+        self.rssi_row = BarRow(channels, _("Receiver RSSI"), RSSI_MAX, CHANNEL_COUNT)
+        self.roles = ChannelRoles(
+            channels, [row.bar for row in self.channel_rows], first_row=0, mode_row=CHANNEL_COUNT + 1
+        )
+
+        self.guide = GuidePanel(
+            body,
+            on_off=lambda: self._confirm_transmitter(False),
+            on_on=lambda: self._confirm_transmitter(True),
+            on_save=self._on_save_report,
+        )
+        self.guide.frame.grid(row=3, column=0, padx=8, pady=4, sticky=tk.EW)
 
         status = ttk.LabelFrame(body, text=_("Receiver status"))
-        status.grid(row=2, column=0, padx=8, pady=4, sticky=tk.EW)
-        self.present_lamp = _Lamp(status, _("Receiver seen by the flight controller:"), 0)
-        self.failsafe_lamp = _Lamp(status, _("RC failsafe:"), 1)
-        self.failsafe_observed_lamp = _Lamp(status, _("Failsafe observed during this test:"), 2)
-        self.recovery_lamp = _Lamp(status, _("Recovery observed:"), 3)
+        status.grid(row=4, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.present_lamp = Lamp(status, _("Receiver seen by the flight controller:"), 0)
+        self.failsafe_lamp = Lamp(status, _("RC failsafe:"), 1)
+        self.failsafe_observed_lamp = Lamp(status, _("Failsafe observed during this test:"), 2)
+        self.recovery_lamp = Lamp(status, _("Recovery observed:"), 3)
         self.reset_button = ttk.Button(status, text=_("Start a new test"), command=self._on_reset)
         self.reset_button.grid(row=4, column=0, columnspan=3, pady=(6, 4), sticky=tk.W)
 
+        self.findings = TextList(body, _("Parameter findings"), MAX_FINDINGS_SHOWN, _("No findings yet."))
+        self.findings.frame.grid(row=5, column=0, padx=8, pady=4, sticky=tk.EW)
+
         streams = ttk.LabelFrame(body, text=_("Telemetry streams"))
-        streams.grid(row=3, column=0, padx=8, pady=4, sticky=tk.EW)
-        self.stream_rows = {name: _StreamRow(streams, name, row) for row, name in enumerate(_STREAMS)}
+        streams.grid(row=6, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.stream_rows = {name: StreamRow(streams, name, row) for row, name in enumerate(_STREAMS)}
+
+        self.radio_messages = TextList(
+            body, _("Flight controller messages about the radio"), MAX_MESSAGES_SHOWN, _("None yet.")
+        )
+        self.radio_messages.frame.grid(row=7, column=0, padx=8, pady=4, sticky=tk.EW)
 
         self.notice = ttk.Label(body, text="", wraplength=_WRAP_LENGTH, justify=tk.LEFT)
-        self.notice.grid(row=4, column=0, padx=8, pady=4, sticky=tk.W)
+        self.notice.grid(row=8, column=0, padx=8, pady=4, sticky=tk.W)
 
         guidance = ttk.LabelFrame(body, text=_("How to check the receiver"))
-        guidance.grid(row=5, column=0, padx=8, pady=(4, 8), sticky=tk.EW)
-        self.guidance = ttk.Label(guidance, text=_guidance_text(), wraplength=_WRAP_LENGTH, justify=tk.LEFT)
+        guidance.grid(row=9, column=0, padx=8, pady=(4, 8), sticky=tk.EW)
+        self.guidance = ttk.Label(guidance, text=guidance_text(), wraplength=_WRAP_LENGTH, justify=tk.LEFT)
         self.guidance.pack(padx=6, pady=6, anchor=tk.W)
+        # Where "Save report…" asks for a file when the host has no vehicle directory.
+        self.ask_report_path: Callable[[], str] = self._ask_report_path
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -325,6 +236,43 @@ class RCReceiverView(ttk.Frame):
     def _poll_and_render(self) -> None:
         self.render(self._model.poll())
 
+    def _confirm_transmitter(self, on: bool) -> None:
+        if self._guard(lambda: self._model.confirm_transmitter(on)):
+            self._guard(lambda: self.render(self._model.state))
+
+    def _ask_report_path(self) -> str:
+        path = filedialog.asksaveasfilename(
+            parent=self,
+            title=_("Save report"),
+            defaultextension=".json",
+            initialfile=f"{REPORT_BASENAME}.json",
+            filetypes=[(_("Report (JSON and Markdown)"), "*.json"), (_("All files"), "*")],
+        )
+        return str(path or "")
+
+    def _on_save_report(self) -> None:
+        state = self._model.state
+        path = "" if state.check.report_directory else self.ask_report_path()
+        self.save_report(path or None)
+
+    def save_report(self, path: str | None = None) -> bool:
+        """Write the report of the current snapshot: to ``path``, else into the vehicle directory."""
+        state = self._model.state
+        try:
+            written = write_report(state, path) if path else save_to_vehicle_directory(state)
+        except OSError as error:
+            self.guide.show_saved(
+                _("The report could not be saved: {error}").format(error=error), self._set_option, error=True
+            )
+            return False
+        if written is None:
+            return False
+        self.guide.show_saved(
+            _("Report saved: {json} and {markdown}").format(json=written[0], markdown=written[1]),
+            self._set_option,
+        )
+        return True
+
     def _on_reset(self) -> None:
         if self._guard(self._model.reset_test):
             self._set_model_error(None)
@@ -379,8 +327,25 @@ class RCReceiverView(ttk.Frame):
             or state.interval_requests != last.interval_requests
         ):
             self._render_streams(state)
+        if last is None or state.check != last.check:
+            self._render_check(state, last)
+        if last is None or state.failsafe != last.failsafe:
+            self.roles.render_held(state.failsafe is FailsafeStatus.ACTIVE, self._set_option)
         self._render_notice(state)
         self._last_state = state
+
+    def _render_check(self, state: RCReceiverState, last: RCReceiverState | None) -> None:
+        check, before = state.check, None if last is None else last.check
+        if before is None or check.verdict != before.verdict:
+            self.banner.render(check.verdict, self._set_option)
+        if before is None or check.guide != before.guide:
+            self.guide.render(check, self._set_option)
+        if before is None or check.channels != before.channels or check.flight_mode != before.flight_mode:
+            self.roles.render(check, self._set_option)
+        if before is None or check.findings != before.findings:
+            self.findings.render(findings_entries(check), self._set_option)
+        if before is None or check.radio_messages != before.radio_messages:
+            self.radio_messages.render(message_entries(check, state.test_started_at), self._set_option)
 
     def _render_channels(self, state: RCReceiverState) -> None:
         pwm_by_number = {reading.number: reading.pwm for reading in state.channels}
@@ -424,12 +389,12 @@ class RCReceiverView(ttk.Frame):
         self._set_lamp(
             self.failsafe_observed_lamp,
             COLOUR_ATTENTION if state.failsafe_observed else COLOUR_UNKNOWN,
-            _relative_time_text(state.failsafe_observed, state.failsafe_observed_at, started),
+            relative_time_text(state.failsafe_observed, state.failsafe_observed_at, started),
         )
         self._set_lamp(
             self.recovery_lamp,
             COLOUR_GOOD if state.recovery_observed else COLOUR_UNKNOWN,
-            _relative_time_text(state.recovery_observed, state.recovery_observed_at, started),
+            relative_time_text(state.recovery_observed, state.recovery_observed_at, started),
         )
 
     def _render_streams(self, state: RCReceiverState) -> None:
@@ -437,73 +402,16 @@ class RCReceiverView(ttk.Frame):
         rates = {"RC_CHANNELS": state.rc_channels_rate_hz, "SYS_STATUS": state.sys_status_rate_hz}
         for name, row in self.stream_rows.items():
             self._set_text(row.rate, _("{rate:.1f} Hz").format(rate=rates[name]))
-            self._set_text(row.request, _request_text(requests.get(name)))
+            self._set_text(row.request, request_text(requests.get(name)))
 
     def _render_notice(self, state: RCReceiverState) -> None:
-        # A stream "expired" once it was seen and then fell silent; "waiting" if never seen.
-        rc_expired = not state.rc_channels_live and state.rc_channels_age_s is not None
-        sys_expired = not state.sys_status_live and state.sys_status_age_s is not None
-        rc_waiting = not state.rc_channels_live and state.rc_channels_age_s is None
-        sys_waiting = not state.sys_status_live and state.sys_status_age_s is None
-        key = (
-            self._model_error,
-            state.link_error,
-            state.connected,
-            state.backlog,
-            rc_expired,
-            sys_expired,
-            rc_waiting,
-            sys_waiting,
-        )
+        key = (self._model_error, state.link_error, state.connected, state.backlog, stream_freshness(state))
         if key == self._last_notice_key:
             return
         self._last_notice_key = key
-        lines, problem = self._notice_lines(state, rc_expired, sys_expired, rc_waiting, sys_waiting)
+        lines, problem = notice_lines(state, self._model_error)
         self._set_text(self.notice, "\n".join(lines))
         self._set_option(self.notice, "foreground", COLOUR_BAD if problem else "")
-
-    def _notice_lines(
-        self, state: RCReceiverState, rc_expired: bool, sys_expired: bool, rc_waiting: bool, sys_waiting: bool
-    ) -> tuple[list[str], bool]:
-        lines: list[str] = []
-        if self._model_error is not None:
-            lines.append(
-                _("The receiver check could not read the flight controller: {error}").format(
-                    error=self._model_error
-                )
-            )
-        if state.link_error is not None:
-            lines.append(_("Link error: {error}").format(error=state.link_error))
-        elif not state.connected:
-            lines.append(_("No flight controller connected."))
-        problem = bool(lines)
-        if state.connected:
-            if rc_expired and sys_expired:
-                lines.append(
-                    _("No telemetry for {seconds} s — readings cleared.").format(seconds=STALE_AFTER_S)
-                )
-            elif rc_expired:
-                lines.append(
-                    _("No RC_CHANNELS for {seconds} s — channel and RSSI readings cleared.").format(
-                        seconds=STALE_AFTER_S
-                    )
-                )
-            elif sys_expired:
-                lines.append(
-                    _("No SYS_STATUS for {seconds} s — receiver status is unknown.").format(
-                        seconds=STALE_AFTER_S
-                    )
-                )
-            problem = problem or rc_expired or sys_expired
-            if rc_waiting and sys_waiting:
-                lines.append(_("Waiting for RC_CHANNELS and SYS_STATUS from the flight controller…"))
-            elif rc_waiting:
-                lines.append(_("Waiting for RC_CHANNELS from the flight controller…"))
-            elif sys_waiting:
-                lines.append(_("Waiting for SYS_STATUS from the flight controller…"))
-        if state.backlog:
-            lines.append(_("Messages arrive faster than they are read; readings may lag behind (backlog)."))
-        return lines, problem
 
     # ----------------------------------------------------------------- cached widget writes
 
@@ -519,11 +427,11 @@ class RCReceiverView(ttk.Frame):
     def _set_text(self, widget: tk.Misc, text: str) -> None:
         self._set_option(widget, "text", text)
 
-    def _set_bar(self, row: _BarRow, value: float, text: str) -> None:
+    def _set_bar(self, row: BarRow, value: float, text: str) -> None:
         self._set_option(row.bar, "value", value)
         self._set_text(row.value, text)
 
-    def _set_lamp(self, lamp: _Lamp, colour: str, text: str) -> None:
+    def _set_lamp(self, lamp: Lamp, colour: str, text: str) -> None:
         key = (lamp.canvas, "fill")
         if self._shown.get(key, _UNSET) != colour:
             self._shown[key] = colour

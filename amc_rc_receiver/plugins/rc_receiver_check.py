@@ -211,7 +211,9 @@ class ReceiverCheckTracker:
 
     # ----------------------------------------------------------------- snapshot
 
-    def build(self, state: RCReceiverState) -> ReceiverCheck:
+    def build(
+        self, state: RCReceiverState, target: tuple[int | None, int | None] = (None, None)
+    ) -> ReceiverCheck:
         family = self.family()
         host = self._host_numbers()
         values = {**self._reader.values, **host}
@@ -274,6 +276,8 @@ class ReceiverCheckTracker:
         pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         return ReceiverCheck(
             family=family,
+            system_id=target[0],
+            component_id=target[1],
             mav_type=self._mav_type,
             firmware=self._firmware(),
             parameters=parameters,

@@ -155,6 +155,8 @@ class ReceiverCheck:
     """Everything the guided test knows beyond the live readings."""
 
     family: VehicleFamily = VehicleFamily.UNKNOWN
+    system_id: int | None = None
+    component_id: int | None = None
     mav_type: int | None = None
     firmware: str | None = None
     parameters: tuple[ParameterValue, ...] = ()
