@@ -112,6 +112,8 @@ class RCReceiverDataModel:
         self._discarding = False
         # Connection on which the current activation requested the streams; None = not yet.
         self._requested_on: Any = None
+        # Set by a resume after a connection recovery: the vehicle may have rebooted to defaults.
+        self._ask_again = False
         self._requests: tuple[PendingCommand, ...] = ()
         # A message read only to learn that more were waiting; processed first by the next poll.
         self._carried: Any = None
@@ -212,7 +214,9 @@ class RCReceiverDataModel:
         self._suspended = False
         if self._recovering:
             self._recovering = False
-            self._requested_on = None
+            # Asked again by the next poll; until then a deactivation still restores the
+            # defaults on the connection that asked, in case the link survived the recovery.
+            self._ask_again = True
         self._carried = None
         self._invalidate_readings()
         self._channels_rate.reset()
@@ -317,9 +321,12 @@ class RCReceiverDataModel:
 
     def _request_streams_if_needed(self) -> None:
         master = self._master
-        if not self._active or self._recovering or master is None or self._requested_on is master:
+        if not self._active or self._recovering or master is None:
+            return
+        if self._requested_on is master and not self._ask_again:
             return
         self._requested_on = master
+        self._ask_again = False
         # Both are always attempted, so one refused stream never hides the other.
         self._requests = tuple(
             self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in STREAMS

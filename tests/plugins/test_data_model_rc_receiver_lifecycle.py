@@ -337,3 +337,21 @@ def test_after_a_connection_recovery_the_streams_are_asked_for_again(harness: Mo
 
     assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
     assert harness.interval_commands() == REQUEST + REQUEST
+
+
+def test_a_deactivation_right_after_a_recovery_still_restores_the_defaults(harness: ModelHarness) -> None:
+    """
+    GIVEN an active model whose streams were requested, paused for a connection recovery that
+          kept the same link, and resumed
+    WHEN it is deactivated before it polls again
+    THEN the default intervals are restored on that link (the vehicle does not stay at 5 Hz)
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+
+    harness.model.suspend(connection_recovery=True)
+    harness.model.resume()
+    harness.model.deactivate()
+
+    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    assert harness.interval_commands() == REQUEST + RESTORE
