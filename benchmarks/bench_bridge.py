@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Simulator-bridge benchmark: codec decode rates against bare struct.unpack / json.loads, then
-the relay's added latency and lossless throughput against a direct socket pair, from one run.
+"""Simulator-bridge benchmark: codec decode rates against bare struct.unpack / json.loads and the
+worst-case datagrams against typical ones, then the relay's added latency and lossless throughput
+against a direct socket pair, from one run.
 
 Run: .venv/bin/python benchmarks/bench_bridge.py
 """
@@ -18,7 +19,7 @@ from _relay_bench import run_relay_benchmarks
 
 
 def main() -> int:
-    print("== Codecs: decode rate against the bare unpack of the same bytes ==")
+    print("== Codecs: decode rate against the bare unpack of the same bytes; worst-case datagrams ==")
     for line in run_codec_benchmarks():
         print(line)
     print()

@@ -4,14 +4,21 @@
 
 Strategy: SITL does not parse JSON; for each keytable entry it runs ``strstr`` for the section,
 then ``strstr`` for the key after it, and reads the value ``len(key) + 2`` characters later with
-``atof`` / a digit-skipping array reader / ``strncasecmp("true")``.  This module replays exactly
-that on the message text, and separately locates where each key really is in the JSON (a small
+``atof`` / a digit-skipping array reader / a boolean reader.  This module replays exactly that on
+the message text, and separately locates where each key really is in the JSON (a small
 string-aware token scan), so the caller can compare "where and what SITL reads" with "what the
-sender meant".  It never raises on odd text: it is only called on text that json.loads accepted.
+sender meant".  Booleans are read two ways, because SITL changed: builds of 2025 read them with
+``strtoull`` alone (so ``true`` is false there), later builds check ``true``/``false`` first.
+
+Every function does bounded work on any text: the replay is a few C-level searches per key, and
+the token scan refuses (returns None) a text longer than ``MAX_SCANNED_CHARS`` or with more than
+``MAX_SCANNED_TOKENS`` strings and brackets, since a real SITL state has about sixty.  Nothing
+here raises on odd text; it is only called on text that ``json.loads`` accepted.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -45,10 +52,16 @@ KEYTABLE: tuple[tuple[str, str, str], ...] = (
     ("battery", "current", NUMBER),
 )
 
+# A full SITL state has about 60 strings and brackets; four times that still scans in about
+# 0.2 ms, and a larger message is not one a physics back end writes by hand.
+MAX_SCANNED_TOKENS = 256
+# Likewise in characters: a full state is under 2 KB.
+MAX_SCANNED_CHARS = 8192
+
 SitlValue = float | tuple[float, ...] | bool | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SitlRead:
     """Where SITL's ``strstr`` lands for one key and what it would read there (None: parse failure)."""
 
@@ -58,6 +71,7 @@ class SitlRead:
 
 # C's atof prefix: optional white space, sign, digits with an optional fraction and exponent.
 _ATOF = re.compile(r"[ \t\n\r\f\v]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+# strtoull's prefix; only whether the digits are all zero matters (it saturates, it never fails).
 _STRTOULL = re.compile(r"[ \t\n\r\f\v]*[+-]?([0-9]+)")
 _TO_NUMBER_START = re.compile(r"[^\-0-9]*")
 _TO_SEPARATOR = re.compile(r"[^,\]]*")
@@ -65,6 +79,7 @@ _TO_SEPARATOR = re.compile(r"[^,\]]*")
 
 def _atof(text: str, pos: int) -> float:
     match = _ATOF.match(text, pos)
+    # float() has no digit limit (unlike int()) and gives inf where atof gives HUGE_VAL.
     return float(match.group(1)) if match else 0.0
 
 
@@ -84,13 +99,18 @@ def _array(text: str, pos: int, count: int) -> tuple[float, ...] | None:
     return tuple(values)
 
 
+def _strtoull_flag(text: str, pos: int) -> bool:
+    match = _STRTOULL.match(text, pos)
+    # int() of the digits could exceed Python's digit limit; a non-zero digit is all that counts.
+    return bool(match and match.group(1).strip("0"))
+
+
 def _boolean(text: str, pos: int) -> bool:
     if text[pos : pos + 4].lower() == "true":
         return True
     if text[pos : pos + 5].lower() == "false":
         return False
-    match = _STRTOULL.match(text, pos)
-    return bool(match and int(match.group(1)))
+    return _strtoull_flag(text, pos)
 
 
 def _read_value(text: str, pos: int, kind: str) -> SitlValue:
@@ -109,9 +129,29 @@ def sitl_key_pos(text: str, section: str, key: str) -> int:
     return text.find(key, section_pos + len(section) + 1)
 
 
+def sitl_key_positions(text: str) -> dict[tuple[str, str], int]:
+    """``sitl_key_pos`` of every keytable key SITL finds in ``text``, with one search per section."""
+    starts: dict[str, int] = {}
+    positions: dict[tuple[str, str], int] = {}
+    for section, key, _kind in KEYTABLE:
+        start = starts.get(section)
+        if start is None:
+            found = text.find(section)
+            start = starts[section] = -1 if found < 0 else found + len(section) + 1
+        position = -1 if start < 0 else text.find(key, start)
+        if position >= 0:
+            positions[section, key] = position
+    return positions
+
+
 def sitl_value(text: str, key_pos: int, key: str, kind: str) -> SitlValue:
-    """What SITL reads for a key it found at ``key_pos`` (None: it cannot parse the value)."""
+    """What current SITL reads for a key found at ``key_pos`` (None: it cannot parse the value)."""
     return _read_value(text, key_pos + len(key) + 2, kind)
+
+
+def sitl_2025_flag(text: str, key_pos: int, key: str) -> bool:
+    """What SITL builds of 2025 read for a boolean key found at ``key_pos`` (``strtoull`` only)."""
+    return _strtoull_flag(text, key_pos + len(key) + 2)
 
 
 def sitl_read(text: str, section: str, key: str, kind: str) -> SitlRead | None:
@@ -123,31 +163,55 @@ def sitl_read(text: str, section: str, key: str, kind: str) -> SitlRead | None:
 
 
 # A string (group 1 = its content, group 2 = the colon that makes it a key) or a bracket.
-_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?|[{}\[\]]')
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+# The string body is written unrolled ("normal* (escape normal*)*"): sre then takes runs of plain
+# characters in one step, several times faster on long strings than a per-character alternation.
+_TOKEN = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"(\s*:)?|[{}\[\]]')
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KeyMap:
     """Where the keys of the top level and of its direct sub-objects are in the text.
 
     ``first`` maps (section, key) (section "" = top level) to the index of the key's first
-    character; ``counts`` says how often each such key occurs.
+    character; ``counts`` says how often each such key occurs; ``strings`` holds the span
+    (start, end) and content of every string token, in text order, for ``string_at``.
     """
 
     first: dict[tuple[str, str], int]
     counts: dict[tuple[str, str], int]
+    string_starts: tuple[int, ...]
+    strings: tuple[tuple[int, str], ...]  # (end, content), parallel to string_starts
+
+    def string_at(self, pos: int) -> str | None:
+        """The content of the JSON string token whose characters cover ``pos``, if any."""
+        index = bisect.bisect_right(self.string_starts, pos) - 1
+        if index < 0:
+            return None
+        end, content = self.strings[index]
+        return content if self.string_starts[index] < pos < end - 1 else None
 
 
-def map_keys(text: str) -> KeyMap:
-    """Scan JSON ``text`` (already known to be valid) for key positions."""
+def map_keys(text: str) -> KeyMap | None:
+    """Scan JSON ``text`` (already known to be valid) for key positions; None if it is too large.
+
+    Counting quotes and brackets first is a C-level pass, so an oversized text costs almost
+    nothing before it is refused; quotes inside strings only make the count an overestimate.
+    """
+    if len(text) > MAX_SCANNED_CHARS:
+        return None
+    if text.count('"') // 2 + text.count("{") + text.count("[") > MAX_SCANNED_TOKENS:
+        return None
     first: dict[tuple[str, str], int] = {}
     counts: dict[tuple[str, str], int] = {}
+    starts: list[int] = []
+    strings: list[tuple[int, str]] = []
     stack: list[str | None] = []  # name of each open object; None for arrays and the root
     pending: str | None = None  # the key whose value comes next
     for match in _TOKEN.finditer(text):
         name = match.group(1)
         if name is not None:
+            starts.append(match.start())
+            strings.append((match.end(1) + 1, name))
             if match.group(2):
                 pending = name
                 depth = len(stack)
@@ -168,12 +232,4 @@ def map_keys(text: str) -> KeyMap:
         elif stack:
             stack.pop()
         pending = None
-    return KeyMap(first, counts)
-
-
-def string_at(text: str, pos: int) -> str | None:
-    """The content of the JSON string token that covers ``pos``, if any."""
-    for match in _STRING.finditer(text):
-        if match.start() < pos < match.end() - 1:
-            return match.group(1)
-    return None
+    return KeyMap(first, counts, tuple(starts), tuple(strings))

@@ -3,14 +3,27 @@
 """Sans-IO codec for ArduPilot SITL's JSON physics interface: binary servo packets and JSON states.
 
 Strategy: servo packets are fixed little-endian structs, dispatched by a table keyed by length
-and checked against the magic that length implies; the frame is a ``NamedTuple`` made with
-``tuple.__new__`` from two precompiled unpacks (header, PWM values).  JSON states are framed the
-way SITL frames them (text between newlines, last complete message wins), parsed with a real JSON
-parser and validated key by key from a table of (section, key, kind).  Because SITL itself reads
-the text with ``strstr``, the decoder then replays SITL's reader (``_sitl_json_reader``) and turns
-every place where SITL would read something other than what the JSON says into a readable
-warning.  The encoder writes compact JSON in a key order chosen so that no key is a substring of
-an earlier one.  ``FdmState`` stays a frozen dataclass: parsing JSON dominates its decode cost.
+and checked against the magic that length implies.  JSON states are framed the way SITL frames
+them (text between newlines, last complete message wins), parsed with a real JSON parser and
+validated key by key from a table of (section, key, kind).  Because SITL itself reads the text
+with ``strstr``, the decoder then replays SITL's reader (``_sitl_json_reader``) and turns every
+place where SITL would read something other than what the JSON says into a readable warning.
+The encoder writes compact JSON in a key order chosen so that no key is a substring of an earlier
+one, and writes ``no_time_sync``/``no_lockstep`` as ``1``/``0``: builds of 2025 read those with
+``strtoull`` alone (``true`` is false there), later builds also accept ``true``/``false``, and
+every build reads a digit right.  The decoder accepts ``true``, ``false``, ``0`` and ``1``.
+
+Bounded work: any datagram, up to the 64 KiB UDP limit, costs one C-level JSON parse plus a
+bounded amount of Python work, and never raises anything but ``CodecError``.  A number of any
+length is read as SITL's ``atof`` reads it (a 5000-digit integer is out of range, not an
+exception); nesting too deep for the parser is invalid JSON.  Only the keys SITL knows are looked
+up; unknown keys are counted and the first ``MAX_NAMED_UNKNOWN_KEYS`` named.  A message larger
+than the key scan takes (``_sitl_json_reader.MAX_SCANNED_CHARS`` / ``MAX_SCANNED_TOKENS``) still
+has SITL's reader replayed key by key, but its misreads are reported by value, without columns
+or duplicate-key counts.  A state carries at most ``MAX_WARNINGS`` warnings, the last of which
+then says how many were left out, and names quoted in warnings are cut to a readable length.
+When a cap is reached the state still decodes, with those warnings: SITL accepts such a message,
+so a user wants to see what SITL reads, and to be told what the panel did not check.
 """
 
 from __future__ import annotations
@@ -18,25 +31,24 @@ from __future__ import annotations
 import json
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from amc_rc_receiver import _
-from amc_rc_receiver.sim_bridge._frames import equal_within_class
 from amc_rc_receiver.sim_bridge._sitl_json_reader import (
     BOOLEAN,
     KEYTABLE,
     NUMBER,
     VECTOR3,
     VECTOR4,
+    KeyMap,
     SitlRead,
     SitlValue,
     map_keys,
-    sitl_key_pos,
+    sitl_2025_flag,
+    sitl_key_positions,
     sitl_read,
     sitl_value,
-    string_at,
 )
 from amc_rc_receiver.sim_bridge.errors import CodecError, size_mismatch
 
@@ -47,9 +59,16 @@ MAGIC_32 = 29569
 SERVO_16_LENGTH = 40
 SERVO_32_LENGTH = 72
 
+MAX_WARNINGS = 16
+MAX_NAMED_UNKNOWN_KEYS = 8
+# Key names longer than this are cut in warnings (a key may be 60 KB long).
+_MAX_SHOWN_NAME = 40
+# Up to this many lines, the messages of a datagram are counted exactly for the warning.
+_MAX_COUNTED_LINES = 64
 
-@equal_within_class
-class ServoPacket(NamedTuple):
+
+@dataclass(frozen=True, slots=True)
+class ServoPacket:
     """SITL to physics: ``pwm`` holds 16 (magic 18458) or 32 (magic 29569) values in µs."""
 
     magic: int
@@ -58,35 +77,24 @@ class ServoPacket(NamedTuple):
     pwm: tuple[int, ...]
 
 
-_SERVO_16 = struct.Struct("<HHI16H")
-_SERVO_32 = struct.Struct("<HHI32H")
-# length -> (unpack of the header alone, unpack of the PWM values alone, the magic that length
-# requires).  Two unpacks give ``pwm`` as its own tuple: cutting it out of one flat unpack
-# would copy it (a fresh allocation for 32 values), which costs more than the second call.
-_Unpack = Callable[[bytes], tuple[int, ...]]
-_SERVO_BY_LENGTH: dict[int, tuple[_Unpack, _Unpack, int]] = {
-    SERVO_16_LENGTH: (struct.Struct("<HHI32x").unpack, struct.Struct("<8x16H").unpack, MAGIC_16),
-    SERVO_32_LENGTH: (struct.Struct("<HHI64x").unpack, struct.Struct("<8x32H").unpack, MAGIC_32),
+_SERVO_BY_LENGTH: Mapping[int, tuple[struct.Struct, int]] = {
+    SERVO_16_LENGTH: (struct.Struct("<HHI16H"), MAGIC_16),
+    SERVO_32_LENGTH: (struct.Struct("<HHI32H"), MAGIC_32),
 }
-_SERVO_LENGTH_BY_MAGIC = {magic: length for length, (*_unpacks, magic) in _SERVO_BY_LENGTH.items()}
-_SERVO_BY_CHANNELS: dict[int, tuple[struct.Struct, int]] = {
-    16: (_SERVO_16, MAGIC_16),
-    32: (_SERVO_32, MAGIC_32),
-}
-
-_new = tuple.__new__
+_SERVO_LENGTH_BY_MAGIC = {magic: length for length, (_layout, magic) in _SERVO_BY_LENGTH.items()}
+_SERVO_BY_CHANNELS = {(length - 8) // 2: entry for length, entry in _SERVO_BY_LENGTH.items()}
 
 
 def decode_servo_packet(data: bytes) -> ServoPacket:
     """Decode a 40- or 72-byte servo packet; raise ``CodecError`` on any size or magic mismatch."""
-    try:
-        header, pwm, expected = _SERVO_BY_LENGTH[len(data)]
-    except KeyError:
-        raise _servo_error(data) from None
-    magic, frame_rate, frame_count = header(data)
-    if magic != expected:
+    entry = _SERVO_BY_LENGTH.get(len(data))
+    if entry is None:
         raise _servo_error(data)
-    return _new(ServoPacket, (magic, frame_rate, frame_count, pwm(data)))
+    layout, expected = entry
+    values = layout.unpack(data)
+    if values[0] != expected:
+        raise _servo_error(data)
+    return ServoPacket(values[0], values[1], values[2], values[3:])
 
 
 def _servo_error(data: bytes) -> CodecError:
@@ -118,7 +126,7 @@ def _servo_error(data: bytes) -> CodecError:
     if other is not None:
         return CodecError(
             _("{sentence} ({length} bytes is the size that goes with magic {other})").format(
-                sentence=sentence, length=length, other=other[2]
+                sentence=sentence, length=length, other=other[1]
             ),
             protocol=PROTOCOL,
             reason="length",
@@ -148,7 +156,7 @@ def encode_servo_packet(frame_rate: int, frame_count: int, pwm: Sequence[int]) -
 Vector3 = tuple[float, float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FdmState:
     """Physics to SITL: one JSON state message (units as SITL expects; see PROTOCOLS.md A.3)."""
 
@@ -180,11 +188,14 @@ class FdmState:
 _Key = tuple[str, str]
 _REQUIRED: tuple[_Key, ...] = (("", "timestamp"), ("imu", "gyro"), ("imu", "accel_body"), ("", "velocity"))
 _ATTITUDE_KEYS: tuple[_Key, ...] = (("", "attitude"), ("", "quaternion"))
-_KIND: dict[_Key, str] = {(section, key): kind for section, key, kind in KEYTABLE}
-_ROOT_KEYS = frozenset(key for section, key, _kind in KEYTABLE if section == "")
-_SECTIONS = frozenset(section for section, _key, _kind in KEYTABLE if section)
+_KIND: Mapping[_Key, str] = {(section, key): kind for section, key, kind in KEYTABLE}
+_ROOT_KEYS = tuple(key for section, key, _kind in KEYTABLE if section == "")
+_SECTIONS: Mapping[str, tuple[str, ...]] = {
+    section: tuple(key for owner, key, _kind in KEYTABLE if owner == section)
+    for section in dict.fromkeys(section for section, _key, _kind in KEYTABLE if section)
+}
 # State field for each plain (non-tuple-assembled) key.
-_FIELD: dict[_Key, str] = {
+_FIELD: Mapping[_Key, str] = {
     ("", "timestamp"): "timestamp",
     ("imu", "gyro"): "gyro",
     ("imu", "accel_body"): "accel_body",
@@ -213,6 +224,13 @@ def _dotted(entry: _Key) -> str:
     return f"{section}.{key}" if section else key
 
 
+def _shown(text: str) -> str:
+    """``text`` cut to a readable length, with unprintable characters escaped, for a warning."""
+    cut = text[: _MAX_SHOWN_NAME + 1]
+    shown = "".join(char if char.isprintable() else f"\\u{ord(char):04x}" for char in cut[:_MAX_SHOWN_NAME])
+    return shown + "…" if len(cut) > _MAX_SHOWN_NAME else shown
+
+
 def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return _("true/false")
@@ -234,17 +252,22 @@ def _number(value: object, name: str) -> float:
             protocol=PROTOCOL,
             reason="type",
         )
-    try:
-        number = float(value)
-    except OverflowError:
-        number = math.inf
+    number = _as_float(value)
     if not math.isfinite(number):
         raise CodecError(
-            _('"{name}" is out of range: {value}').format(name=name, value=value),
+            _('"{name}" is out of range: {value}').format(name=name, value=number),
             protocol=PROTOCOL,
             reason="number",
         )
     return number
+
+
+def _as_float(value: float) -> float:
+    """``value`` as a float; an integer beyond the float range is infinite, as atof makes it."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _vector(value: object, name: str, count: int) -> tuple[float, ...]:
@@ -268,16 +291,26 @@ def _vector(value: object, name: str, count: int) -> tuple[float, ...]:
 
 
 def _flag(value: object, name: str) -> bool:
-    if type(value) is not bool:
+    if type(value) is bool:
+        return value
+    if type(value) is float or type(value) is int:
+        if value in (0, 1):
+            return value == 1
         raise CodecError(
-            _('"{name}" must be true or false, got {type}').format(name=name, type=_json_type(value)),
+            _('"{name}" must be true, false, 0 or 1, got {value:g}').format(
+                name=name, value=_as_float(value)
+            ),
             protocol=PROTOCOL,
-            reason="type",
+            reason="value",
         )
-    return value
+    raise CodecError(
+        _('"{name}" must be true, false, 0 or 1, got {type}').format(name=name, type=_json_type(value)),
+        protocol=PROTOCOL,
+        reason="type",
+    )
 
 
-_CONVERTERS: dict[str, Callable[[object, str], SitlValue]] = {
+_CONVERTERS: Mapping[str, Callable[[object, str], SitlValue]] = {
     NUMBER: _number,
     VECTOR3: lambda value, name: _vector(value, name, 3),
     VECTOR4: lambda value, name: _vector(value, name, 4),
@@ -300,50 +333,70 @@ def decode_state(data: bytes) -> FdmState:
     message, warnings = _frame(text)
     document = _loads(message)
     raw, rc_present = _collect(document, warnings)
-    _check_required(message, raw)
+    keymap = map_keys(message)
+    if keymap is None:
+        warnings.append(
+            _(
+                "the message is too large to map key by key: SITL's misreads are found by value, "
+                "without columns, and repeated keys are not counted"
+            )
+        )
+    _check_required(message, raw, keymap)
     values: dict[_Key, SitlValue] = {
         entry: _CONVERTERS[_KIND[entry]](value, _dotted(entry)) for entry, value in raw.items()
     }
-    warnings.extend(_pitfalls(message, values))
+    warnings.extend(_pitfalls(message, values, keymap))
+    if len(warnings) > MAX_WARNINGS:
+        left_out = len(warnings) - (MAX_WARNINGS - 1)
+        warnings[MAX_WARNINGS - 1 :] = [_("{count} more warnings not shown").format(count=left_out)]
     return _build_state(values, rc_present, tuple(warnings))
 
 
 def _frame(text: str) -> tuple[str, list[str]]:
-    """Pick the message SITL would use and say what its framing gets wrong."""
-    parts = text.split("\n")
-    tail = parts[-1]
-    terminated = parts[:-1]
-    complete = [part for part in terminated if part.strip()]
+    """Pick the message SITL would use and say what its framing gets wrong.
+
+    Only C-level searches over the text: a datagram of 64 KiB of newlines costs no Python loop.
+    """
+    last_newline = text.rfind("\n")
+    tail = text[last_newline + 1 :]
     warnings: list[str] = []
     if tail.strip():
-        message = tail
+        message, start = tail, last_newline + 1
         warnings.append(
             _(
                 "no newline after the JSON message: SITL parses it only when the next datagram arrives "
                 "(one datagram late); end every message with \\n"
             )
         )
-        count = len(complete) + 1
-    elif complete:
-        message = complete[-1]
-        count = len(complete)
-        if not terminated[-1].strip():
+    else:
+        end = len(text[:last_newline].rstrip()) if last_newline >= 0 else 0
+        if end == 0:
+            raise CodecError(
+                _("no JSON message: the datagram is empty or only white space"),
+                protocol=PROTOCOL,
+                reason="empty",
+            )
+        start = text.rfind("\n", 0, end) + 1
+        message = text[start : text.find("\n", end)]
+        if not text[text.rfind("\n", 0, last_newline) + 1 : last_newline].strip():
             warnings.append(
                 _(
                     "the datagram ends with an empty line: SITL parses the empty text between the last two "
                     "newlines and rejects the datagram; end the message with a single \\n"
                 )
             )
-    else:
-        raise CodecError(
-            _("no JSON message: the datagram is empty or only white space"), protocol=PROTOCOL, reason="empty"
-        )
-    if count > 1:
-        warnings.append(
-            _("{count} JSON messages in one datagram: only the last is used; send one per datagram").format(
-                count=count
+    if text[:start].strip():
+        if text.count("\n") <= _MAX_COUNTED_LINES:
+            count = sum(1 for line in text.split("\n") if line.strip())
+            warnings.append(
+                _(
+                    "{count} JSON messages in one datagram: only the last is used; send one per datagram"
+                ).format(count=count)
             )
-        )
+        else:
+            warnings.append(
+                _("several JSON messages in one datagram: only the last is used; send one per datagram")
+            )
     return message, warnings
 
 
@@ -353,9 +406,20 @@ def _reject_constant(name: str) -> object:
     )
 
 
+def _parse(message: str) -> object:
+    try:
+        return json.loads(message, parse_constant=_reject_constant)
+    except (CodecError, json.JSONDecodeError):
+        raise
+    except ValueError:
+        # int() refuses numbers of more than 4300 digits, SITL's atof reads any: parse again,
+        # reading every integer as a float (the slower parse is kept for this rare case).
+        return json.loads(message, parse_constant=_reject_constant, parse_int=float)
+
+
 def _loads(message: str) -> dict[str, object]:
     try:
-        document = json.loads(message, parse_constant=_reject_constant)
+        document = _parse(message)
     except json.JSONDecodeError as error:
         raise CodecError(
             _("not valid JSON: {problem} at line {line} column {column}").format(
@@ -376,41 +440,62 @@ def _loads(message: str) -> dict[str, object]:
 
 
 def _collect(document: dict[str, object], warnings: list[str]) -> tuple[dict[_Key, object], bool]:
-    """The keytable values present in ``document``; unknown keys become warnings."""
-    raw: dict[_Key, object] = {}
-    rc_present = False
+    """The keytable values present in ``document``; unknown keys are counted and the first named.
+
+    Known keys are looked up rather than found by iterating, so a message with thousands of
+    unknown keys costs the same as one with a few.
+    """
+    raw: dict[_Key, object] = {("", key): document[key] for key in _ROOT_KEYS if key in document}
+    unknown = len(document) - len(raw)
+    for section, keys in _SECTIONS.items():
+        if section not in document:
+            continue
+        unknown -= 1
+        members = document[section]
+        if not isinstance(members, dict):
+            raise CodecError(
+                _('"{name}" must be an object, got {type}').format(name=section, type=_json_type(members)),
+                protocol=PROTOCOL,
+                reason="type",
+            )
+        found = [key for key in keys if key in members]
+        raw.update(((section, key), members[key]) for key in found)
+        unknown += len(members) - len(found)
+    names = _unknown_names(document)
+    warnings.extend(_('SITL ignores the unknown key "{key}"').format(key=_shown(name)) for name in names)
+    if unknown > len(names):
+        warnings.append(_("SITL ignores {count} more unknown keys").format(count=unknown - len(names)))
+    return raw, "rc" in document
+
+
+def _unknown_names(document: dict[str, object]) -> list[str]:
+    """The first ``MAX_NAMED_UNKNOWN_KEYS`` unknown keys in document order (sections inline)."""
+    names: list[str] = []
     for name, value in document.items():
-        if name in _ROOT_KEYS:
-            raw["", name] = value
-        elif name in _SECTIONS:
-            if not isinstance(value, dict):
-                raise CodecError(
-                    _('"{name}" must be an object, got {type}').format(name=name, type=_json_type(value)),
-                    protocol=PROTOCOL,
-                    reason="type",
-                )
-            rc_present = rc_present or name == "rc"
-            for key, item in value.items():
-                if (name, key) in _KIND:
-                    raw[name, key] = item
-                else:
-                    warnings.append(_('SITL ignores the unknown key "{key}"').format(key=f"{name}.{key}"))
-        else:
-            warnings.append(_('SITL ignores the unknown key "{key}"').format(key=name))
-    return raw, rc_present
+        if len(names) >= MAX_NAMED_UNKNOWN_KEYS:
+            break
+        if name in _SECTIONS:
+            for key in value:  # type: ignore[attr-defined]  # _collect checked it is a dict
+                if (name, key) not in _KIND:
+                    names.append(f"{name}.{key}")
+                    if len(names) >= MAX_NAMED_UNKNOWN_KEYS:
+                        break
+        elif ("", name) not in _KIND:
+            names.append(name)
+    return names
 
 
-def _found_in(message: str, read: SitlRead, key: str) -> str:
+def _found_in(read: SitlRead, key: str, keymap: KeyMap | None) -> str:
     """Name what a stray strstr hit landed in, for a warning."""
-    found = string_at(message, read.key_pos)
+    found = None if keymap is None else keymap.string_at(read.key_pos)
     if found is None:
         return _("the text at column {column}").format(column=read.key_pos + 1)
     if found == key:
         return _('another "{key}" at column {column}').format(key=key, column=read.key_pos + 1)
-    return _('"{found}" at column {column}').format(found=found, column=read.key_pos + 1)
+    return _('"{found}" at column {column}').format(found=_shown(found), column=read.key_pos + 1)
 
 
-def _check_required(message: str, raw: dict[_Key, object]) -> None:
+def _check_required(message: str, raw: dict[_Key, object], keymap: KeyMap | None) -> None:
     missing = [entry for entry in _REQUIRED if entry not in raw]
     if missing:
         names = []
@@ -419,7 +504,7 @@ def _check_required(message: str, raw: dict[_Key, object]) -> None:
             read = sitl_read(message, *entry, _KIND[entry])
             if read is not None:
                 name += _(" (SITL would read it from {found})").format(
-                    found=_found_in(message, read, entry[1])
+                    found=_found_in(read, entry[1], keymap)
                 )
             names.append(name)
         template = (
@@ -432,7 +517,7 @@ def _check_required(message: str, raw: dict[_Key, object]) -> None:
             read = sitl_read(message, *entry, _KIND[entry])
             if read is not None:
                 hints += _(' (SITL would read "{key}" from {found})').format(
-                    key=entry[1], found=_found_in(message, read, entry[1])
+                    key=entry[1], found=_found_in(read, entry[1], keymap)
                 )
         raise CodecError(
             _('missing "attitude" or "quaternion": SITL needs one of them{hints}').format(hints=hints),
@@ -447,66 +532,88 @@ def _show(value: SitlValue) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _pitfalls(message: str, values: dict[_Key, SitlValue]) -> list[str]:
-    """Compare SITL's substring reader with the parsed JSON, key by key."""
-    keymap = map_keys(message)
-    counts = keymap.counts
-    warnings = [
-        _(
-            'key "{key}" appears {count} times: SITL reads the first, '
-            "this decoder shows the last; send it once"
-        ).format(key=_dotted(entry), count=count)
-        for entry, count in counts.items()
-        if count > 1
-    ]
+def _pitfalls(message: str, values: dict[_Key, SitlValue], keymap: KeyMap | None) -> list[str]:
+    """Compare SITL's substring reader with the parsed JSON, key by key.
+
+    With a key map, misreads are located (which text SITL reads instead, and where the key really
+    is); without one (a message too large to scan) they are found by comparing values alone.
+    """
+    warnings: list[str] = []
+    if keymap is not None:
+        warnings.extend(
+            _(
+                'key "{key}" appears {count} times: SITL reads the first, '
+                "this decoder shows the last; send it once"
+            ).format(key=_dotted(entry), count=count)
+            for entry, count in keymap.counts.items()
+            if count > 1 and entry in _KIND
+        )
+    positions = sitl_key_positions(message)
     for section, key, kind in KEYTABLE:
-        if key not in message:
-            continue  # neither SITL nor the JSON has it
-        key_pos = sitl_key_pos(message, section, key)
-        if key_pos < 0:
-            continue
         entry = (section, key)
-        real = keymap.first.get(entry)
-        if real is None:
+        key_pos = positions.get(entry)
+        if key_pos is None:
+            continue  # SITL does not find it, so the JSON has it neither
+        meant = values.get(entry)
+        real = None if keymap is None else keymap.first.get(entry)
+        warning: str | None = None
+        if meant is None:
             read = SitlRead(key_pos, sitl_value(message, key_pos, key, kind))
-            warnings.append(
-                _(
-                    'SITL matches names by substring: it would read "{name}" = {value} from {found}, '
-                    'although the message has no "{name}"'
-                ).format(name=_dotted(entry), value=_show(read.value), found=_found_in(message, read, key))
-            )
+            warning = _(
+                'SITL matches names by substring: it would read "{name}" = {value} from {found}, '
+                'although the message has no "{name}"'
+            ).format(name=_dotted(entry), value=_show(read.value), found=_found_in(read, key, keymap))
+        elif keymap is None or real is None:
+            # Too large to map (or the key is spelled with escapes): compare what SITL reads.
+            warning = _misread(message, entry, kind=kind, at=key_pos, meant=meant, hint=False)
         elif key_pos != real:
-            read = SitlRead(key_pos, None)
-            warnings.append(
-                _(
-                    'SITL matches names by substring: it would read "{name}" from {found} '
-                    'instead of from column {column}; send "{key}" before it'
-                ).format(name=_dotted(entry), found=_found_in(message, read, key), column=real + 1, key=key)
+            warning = _(
+                'SITL matches names by substring: it would read "{name}" from {found} '
+                'instead of from column {column}; send "{key}" before it'
+            ).format(
+                name=_dotted(entry),
+                found=_found_in(SitlRead(key_pos, None), key, keymap),
+                column=real + 1,
+                key=key,
             )
-        elif (kind == BOOLEAN or not message.startswith('":', real + len(key))) and counts[entry] == 1:
+        elif keymap.counts[entry] == 1 and (kind == BOOLEAN or not message.startswith('":', real + len(key))):
             # Numbers and arrays written as "key":value are read as written; only odd spacing
             # (and any boolean) needs SITL's value readers replayed.
-            sitl = sitl_value(message, real, key, kind)
-            if sitl != values[entry]:
-                warnings.append(
-                    _misread(message, entry, kind=kind, real=real, sitl=sitl, meant=values[entry])
-                )
+            warning = _misread(message, entry, kind=kind, at=real, meant=meant, hint=True)
+        if warning is not None:
+            warnings.append(warning)
     return warnings
 
 
-def _misread(message: str, entry: _Key, *, kind: str, real: int, sitl: SitlValue, meant: SitlValue) -> str:
+def _misread(message: str, entry: _Key, *, kind: str, at: int, meant: SitlValue, hint: bool) -> str | None:
+    """The warning when SITL, reading the key found at ``at``, gets something other than ``meant``.
+
+    ``hint`` adds how to write the key, which is only right when ``at`` is the key itself.
+    """
     key = entry[1]
-    after_key = real + len(key)
+    sitl = sitl_value(message, at, key, kind)
+    if sitl == meant:
+        if kind == BOOLEAN and meant and not sitl_2025_flag(message, at, key):
+            return _(
+                'SITL builds of 2025 read "{name}" as a number only, so they take true for false; '
+                'write "{key}":1, which every build reads as true'
+            ).format(name=_dotted(entry), key=key)
+        return None
     sentence = _('SITL reads "{name}" as {sitl} instead of {meant}').format(
         name=_dotted(entry), sitl=_show(sitl), meant=_show(meant)
     )
+    after_key = at + len(key)
+    if not hint:
+        return sentence
     if message[after_key + 1 : after_key + 2] != ":":
-        hint = _('remove the space between "{key}" and its colon').format(key=key)
+        advice = _('remove the space between "{key}" and its colon').format(key=key)
     elif kind == BOOLEAN:
-        hint = _('write "{key}":{value} with no space after the colon').format(key=key, value=_show(meant))
+        advice = _('write "{key}":{value}, which every SITL build reads as {word}').format(
+            key=key, value=1 if meant else 0, word=_show(meant)
+        )
     else:
         return sentence
-    return f"{sentence}: {hint}"
+    return f"{sentence}: {advice}"
 
 
 def _build_state(values: dict[_Key, SitlValue], rc_present: bool, warnings: tuple[str, ...]) -> FdmState:
@@ -534,9 +641,10 @@ def encode_state(state: FdmState) -> bytes:
     """``"\\n{...}\\n"``: compact JSON that SITL's substring reader reads exactly as written.
 
     Keys go out in an order where no name is found inside an earlier one ("velocity" before
-    "velocity_wind", "airspeed" before the windvane's "speed", rc_1 before rc_10).  One pitfall
-    no order can avoid: rc_10..rc_12 without rc_1 makes SITL read rc_1 from rc_10; the decoder
-    warns about it.  ``warnings`` are not encoded.
+    "velocity_wind", "airspeed" before the windvane's "speed", rc_1 before rc_10), and the flags
+    as 1/0, which SITL builds of every year read right.  One pitfall no order can avoid: rc_10..
+    rc_12 without rc_1 makes SITL read rc_1 from rc_10; the decoder warns about it.  ``warnings``
+    are not encoded.
     """
     document: dict[str, object] = {
         "timestamp": state.timestamp,
@@ -578,7 +686,7 @@ def encode_state(state: FdmState) -> bytes:
         document["windvane"] = windvane
     for name, flag in (("no_time_sync", state.no_time_sync), ("no_lockstep", state.no_lockstep)):
         if flag is not None:
-            document[name] = flag
+            document[name] = 1 if flag else 0
     if state.rc is not None:
         if len(state.rc) > len(_RC_KEYS):
             raise CodecError(

@@ -19,7 +19,8 @@ class CodecError(ValueError):
     ``protocol`` is ``"ardupilot-json"``, ``"rflysim"`` or ``"xrp"``; ``reason`` is a short key
     that stays the same across languages and versions (``"length"``, ``"magic"``, ``"checksum"``,
     ``"truncated"``, ``"trailing-bytes"``, ``"json"``, ``"missing-key"``, ``"short-vector"``,
-    ``"block-overrun"``, ``"size-zero"``, ``"empty"``, ...).
+    ``"block-overrun"``, ``"size-zero"``, ``"too-many-blocks"``, ``"empty"``, ...).  Codecs raise
+    nothing else, whatever the bytes: any other exception from a codec is a bug.
     """
 
     def __init__(self, message: str, *, protocol: str, reason: str) -> None:

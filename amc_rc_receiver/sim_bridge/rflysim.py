@@ -1,24 +1,35 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Sans-IO codec for RflySim's CopterSim datagrams: PX4SILIntFloat, the true state and netDataShort.
+"""Sans-IO codec for RflySim's CopterSim datagrams: SIL inputs, true states and their relatives.
 
-Strategy: RflySim packets are fixed-size little-endian C structs, so one precompiled
-``struct.Struct`` per length unpacks the whole datagram in one call, and a table keyed by length
-gives the layout, the word that tells the packet kind (the leading checksum; for netDataShort,
-which has none, the ``len`` field) and the frame class.  A frame *is* the unpacked tuple
-(``_WireFrame``: vector fields are sliced when read), so decoding costs the unpack plus one C call.
-The InCtrlExt1..5 inputs share the PX4SILIntFloat layout and port, so they decode as
-``SilIntFloat`` with their checksum kept.  Re-encoding a decoded frame gives back the exact bytes,
-alignment pad and spare bytes included; the one exception is a float32 signalling NaN, which
-Python's float conversion turns quiet.
+Strategy: RflySim packets are fixed-size little-endian C structs told apart by exact length and
+then by the leading int32 checksum (netDataShort, which has none, by its ``len`` field).  One
+table maps (length, checksum) to the packet kind: its RflySim name and, for the kinds this codec
+decodes, a precompiled ``struct.Struct`` and the function that makes its frame, a plain frozen
+dataclass.  Every kind of PROTOCOLS.md C.3/C.4 is recognised; what happens to it:
+
+- decoded, with named fields: PX4SILIntFloat and InCtrlExt1..5 (120 bytes, ``SilIntFloat``
+  keeping its checksum), SOut2Simulator (168, ``TrueState``), netDataShort (200,
+  ``NetDataShort``), SOut2SimulatorSimpleTime (112, ``SimpleTimeState``), outCopterStruct (264,
+  ``OutCopterData``), Ue4CMDGPS (32, ``GpsOrigin``) and the crash report (12, ``CrashReport``):
+  the state CopterSim and RflySim3D send, whose fields RflySim documents;
+- recognised, not decoded (``RecognisedPacket``: name, length, checksum; not an error): the
+  user-defined control and parameter arrays sent *into* CopterSim's DLL model (DllInDoubCtrls,
+  InCtrlExtDoub1..5, PX4ModelInParams, PX4InitInParams, UEToCopterDataD, PX4DynModiParams,
+  Ue4RayTraceDrone, Coll20d, TerrIn15d) and PX4ExtMsg, whose values mean whatever the user's
+  model makes of them.
+
+Re-encoding a decoded frame (``encode``) gives back the exact bytes, alignment pad and spare
+bytes included; the one exception is a float32 signalling NaN, which Python's float conversion
+turns quiet.  Every datagram costs one length lookup, one checksum lookup and at most one unpack.
 """
 
 from __future__ import annotations
 
-import operator
 import struct
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge.errors import CodecError, size_mismatch
@@ -27,6 +38,8 @@ PROTOCOL = "rflysim"
 
 SIL_CHECKSUM = 1234567897
 TRUE_STATE_CHECKSUM = 123456789
+SIMPLE_TIME_CHECKSUM = 1234567891
+UE_CHECKSUM = 1234567890  # outCopterStruct, Ue4CMDGPS, crash report (and Ue4RayTraceDrone)
 # InCtrlExt1..5 reuse the '10i20f' layout on the same CopterSim port.
 IN_CTRL_EXT_CHECKSUMS = (1234567801, 1234567802, 1234567803, 1234567804, 1234567805)
 SIL_CHECKSUMS = (SIL_CHECKSUM, *IN_CTRL_EXT_CHECKSUMS)
@@ -35,12 +48,10 @@ NET_DATA_SHORT_PAYLOAD_LEN = 152
 SIL_LENGTH = 120
 TRUE_STATE_LENGTH = 168
 NET_DATA_SHORT_LENGTH = 200
-
-_SIL = struct.Struct("<10i20f")
-_TRUE_STATE = struct.Struct("<4i24f7d")
-# tg, len, then SOut2SimulatorOld with its natural-alignment pad kept as bytes (so re-encoding is
-# byte-exact), then the 40 unused payload bytes, likewise kept.
-_NET_DATA_SHORT = struct.Struct("<ii2id27f4s3d40s")
+SIMPLE_TIME_LENGTH = 112
+OUT_COPTER_LENGTH = 264
+GPS_ORIGIN_LENGTH = 32
+CRASH_LENGTH = 12
 
 _SIL_BASE_PORT = 30100
 _TRUESIM_BASE_PORT = 30101
@@ -63,285 +74,356 @@ def _check_copter_id(copter_id: int) -> None:
         raise ValueError(_("RflySim copter ids start at 1, got {copter_id}").format(copter_id=copter_id))
 
 
-_T = TypeVar("_T")
-_V = TypeVar("_V")
+def _fix_vectors(frame: object, what: str, counts: Mapping[str, int]) -> None:
+    """Store each vector field of a new frame as a tuple, refused unless it has its wire count."""
+    for field, count in counts.items():
+        items = tuple(getattr(frame, field))
+        if len(items) != count:
+            raise CodecError(
+                _("cannot encode {what}: {field} has {count} items, expected {expected}").format(
+                    what=what, field=field, count=len(items), expected=count
+                ),
+                protocol=PROTOCOL,
+                reason="value",
+            )
+        object.__setattr__(frame, field, items)  # the frozen frame's own constructor may set it
 
 
-class _Field(Generic[_T]):
-    """A read-only frame field: item ``key`` of the wire values, or a fresh tuple for a slice."""
+@dataclass(frozen=True, slots=True)
+class SilIntFloat:
+    """PX4SILIntFloat (checksum 1234567897) or InCtrlExt1..5 (1234567801..05): 8 ints, 20 float32."""
 
-    __slots__ = ("_read", "key")
+    copter_id: int
+    ints: tuple[int, ...]  # 8
+    floats: tuple[float, ...]  # 20, float32 on the wire
+    checksum: int = SIL_CHECKSUM
 
-    def __init__(self, key: int | slice) -> None:
-        self.key = key
-        self._read = operator.itemgetter(key)
-
-    @overload
-    def __get__(self, frame: None, owner: type[Any] | None = None) -> _Field[_T]: ...
-
-    @overload
-    def __get__(self, frame: _WireFrame, owner: type[Any] | None = None) -> _T: ...
-
-    def __get__(self, frame: _WireFrame | None, owner: type[Any] | None = None) -> _Field[_T] | _T:
-        if frame is None:
-            return self
-        value: _T = self._read(frame)
-        return value
+    def __post_init__(self) -> None:
+        _fix_vectors(self, "PX4SILIntFloat", {"ints": 8, "floats": 20})
 
 
-class _WireFrame(tuple[Any, ...]):
-    """Base of the RflySim frames: the tuple of a packet's wire values, with named fields.
+@dataclass(frozen=True, slots=True)
+class TrueState:
+    """SOut2Simulator, the 168-byte true state (checksum 123456789); floats are float32 on the wire."""
 
-    A decoder makes a frame from the unpacked tuple with ``tuple.__new__(cls, values)`` (as
-    ``namedtuple._make`` does), so decoding costs one C call beyond the unpack; vector fields
-    are sliced when read, because slicing 8 vectors would cost as much as the unpack itself.
-    Subclasses declare ``__slots__ = ()`` (no ``__dict__``: nothing can be changed), one
-    ``_Field`` per public field in constructor order, and a keyword constructor ``__new__`` that
-    lays the fields out in wire order.  Like dataclasses, frames are equal only to frames of the
-    same class with equal fields (never to a plain tuple); they hash, copy and pickle by value.
-    """
+    copter_id: int
+    vehicle_type: int
+    reserved: int
+    vel_e: tuple[float, ...]  # NED m/s
+    ang_euler: tuple[float, ...]  # roll, pitch, yaw rad
+    ang_quatern: tuple[float, ...]  # w, x, y, z
+    motor_rpms: tuple[float, ...]  # 8
+    acc_b: tuple[float, ...]  # body m/s²
+    rate_b: tuple[float, ...]  # body rad/s
+    runned_time: float  # s (double)
+    pos_e: tuple[float, ...]  # NED m (double)
+    pos_gps: tuple[float, ...]  # lat deg, lon deg, alt m (double)
 
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._fields = tuple(name for name, value in vars(cls).items() if isinstance(value, _Field))
-        # Positional class patterns (``case TrueState(copter_id, ...)``), as dataclasses allow.
-        setattr(cls, "__match_args__", cls._fields)  # noqa: B010 - mypy forbids the plain assignment
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and tuple.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = tuple.__hash__
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__name__}({fields})"
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        # copy and pickle rebuild the frame through the keyword constructor, field by field.
-        return tuple(getattr(self, name) for name in self._fields)
+    def __post_init__(self) -> None:
+        _fix_vectors(self, "SOut2Simulator", _TRUE_STATE_VECTORS)
 
 
-def _vector(what: str, field: str, values: Sequence[_V], count: int) -> tuple[_V, ...]:
-    """``values`` as a tuple, refused unless it has the ``count`` items its packet carries."""
-    items = tuple(values)
-    if len(items) != count:
-        raise CodecError(
-            _("cannot encode {what}: {field} has {count} items, expected {expected}").format(
-                what=what, field=field, count=len(items), expected=count
-            ),
-            protocol=PROTOCOL,
-            reason="value",
-        )
-    return items
+_TRUE_STATE_VECTORS = {
+    "vel_e": 3, "ang_euler": 3, "ang_quatern": 4, "motor_rpms": 8, "acc_b": 3, "rate_b": 3, "pos_e": 3,
+    "pos_gps": 3,
+}  # fmt: skip
 
 
-class SilIntFloat(_WireFrame):
-    """PX4SILIntFloat (checksum 1234567897) or InCtrlExt1..5 (1234567801..05): 8 ints, 20 float32.
-
-    Wire values: checksum, copter_id, ints, floats.
-    """
-
-    __slots__ = ()
-    copter_id: _Field[int] = _Field(1)
-    ints: _Field[tuple[int, ...]] = _Field(slice(2, 10))  # 8
-    floats: _Field[tuple[float, ...]] = _Field(slice(10, 30))  # 20, float32 on the wire
-    checksum: _Field[int] = _Field(0)
-
-    def __new__(
-        cls, copter_id: int, ints: tuple[int, ...], floats: tuple[float, ...], checksum: int = SIL_CHECKSUM
-    ) -> SilIntFloat:
-        what = "PX4SILIntFloat"
-        return tuple.__new__(
-            cls, (checksum, copter_id, *_vector(what, "ints", ints, 8), *_vector(what, "floats", floats, 20))
-        )
-
-
-class TrueState(_WireFrame):
-    """SOut2Simulator, the 168-byte true state (checksum 123456789); floats are float32 on the wire.
-
-    Wire values: checksum, then the fields in order.
-    """
-
-    __slots__ = ()
-    copter_id: _Field[int] = _Field(1)
-    vehicle_type: _Field[int] = _Field(2)
-    reserved: _Field[int] = _Field(3)
-    vel_e: _Field[tuple[float, float, float]] = _Field(slice(4, 7))  # NED m/s
-    ang_euler: _Field[tuple[float, float, float]] = _Field(slice(7, 10))  # roll, pitch, yaw rad
-    ang_quatern: _Field[tuple[float, float, float, float]] = _Field(slice(10, 14))  # w, x, y, z
-    motor_rpms: _Field[tuple[float, ...]] = _Field(slice(14, 22))  # 8
-    acc_b: _Field[tuple[float, float, float]] = _Field(slice(22, 25))  # body m/s²
-    rate_b: _Field[tuple[float, float, float]] = _Field(slice(25, 28))  # body rad/s
-    runned_time: _Field[float] = _Field(28)  # s (double)
-    pos_e: _Field[tuple[float, float, float]] = _Field(slice(29, 32))  # NED m (double)
-    pos_gps: _Field[tuple[float, float, float]] = _Field(slice(32, 35))  # lat deg, lon deg, alt m
-
-    def __new__(  # noqa: PLR0917 - positional like the dataclass it replaced
-        cls,
-        copter_id: int,
-        vehicle_type: int,
-        reserved: int,
-        vel_e: tuple[float, float, float],
-        ang_euler: tuple[float, float, float],
-        ang_quatern: tuple[float, float, float, float],
-        motor_rpms: tuple[float, ...],
-        acc_b: tuple[float, float, float],
-        rate_b: tuple[float, float, float],
-        runned_time: float,
-        pos_e: tuple[float, float, float],
-        pos_gps: tuple[float, float, float],
-    ) -> TrueState:
-        what = "SOut2Simulator"
-        return tuple.__new__(
-            cls,
-            (
-                TRUE_STATE_CHECKSUM,
-                copter_id,
-                vehicle_type,
-                reserved,
-                *_vector(what, "vel_e", vel_e, 3),
-                *_vector(what, "ang_euler", ang_euler, 3),
-                *_vector(what, "ang_quatern", ang_quatern, 4),
-                *_vector(what, "motor_rpms", motor_rpms, 8),
-                *_vector(what, "acc_b", acc_b, 3),
-                *_vector(what, "rate_b", rate_b, 3),
-                runned_time,
-                *_vector(what, "pos_e", pos_e, 3),
-                *_vector(what, "pos_gps", pos_gps, 3),
-            ),
-        )
-
-
-class NetDataShort(_WireFrame):
+@dataclass(frozen=True, slots=True)
+class NetDataShort:
     """netDataShort (200 bytes) carrying SOut2SimulatorOld in the first 152 payload bytes.
 
     ``tg`` is not a checksum: RflySim's receiver treats ``tg >= 0`` as a crash report naming that
     target.  ``padding`` (4 alignment bytes) and ``unused`` (the 40 spare payload bytes) are kept
-    so that re-encoding gives back the exact datagram.  Wire values: tg, the len field (152),
-    then the fields in wire order (``padding`` sits before ``pos_gps``).
+    so that re-encoding gives back the exact datagram.  ``pos_e`` is float32 here, unlike in
+    ``TrueState``.
     """
 
-    __slots__ = ()
-    tg: _Field[int] = _Field(0)
-    copter_id: _Field[int] = _Field(2)
-    vehicle_type: _Field[int] = _Field(3)
-    runned_time: _Field[float] = _Field(4)  # s (double)
-    vel_e: _Field[tuple[float, float, float]] = _Field(slice(5, 8))
-    pos_e: _Field[tuple[float, float, float]] = _Field(slice(8, 11))
-    ang_euler: _Field[tuple[float, float, float]] = _Field(slice(11, 14))
-    ang_quatern: _Field[tuple[float, float, float, float]] = _Field(slice(14, 18))
-    motor_rpms: _Field[tuple[float, ...]] = _Field(slice(18, 26))  # 8
-    acc_b: _Field[tuple[float, float, float]] = _Field(slice(26, 29))
-    rate_b: _Field[tuple[float, float, float]] = _Field(slice(29, 32))
-    pos_gps: _Field[tuple[float, float, float]] = _Field(slice(33, 36))  # double
-    padding: _Field[bytes] = _Field(32)
-    unused: _Field[bytes] = _Field(36)
+    tg: int
+    copter_id: int
+    vehicle_type: int
+    runned_time: float  # s (double)
+    vel_e: tuple[float, ...]
+    pos_e: tuple[float, ...]
+    ang_euler: tuple[float, ...]
+    ang_quatern: tuple[float, ...]
+    motor_rpms: tuple[float, ...]  # 8
+    acc_b: tuple[float, ...]
+    rate_b: tuple[float, ...]
+    pos_gps: tuple[float, ...]  # double
+    padding: bytes = bytes(4)
+    unused: bytes = bytes(40)
 
-    def __new__(  # noqa: PLR0917 - positional like the dataclass it replaced
-        cls,
-        tg: int,
-        copter_id: int,
-        vehicle_type: int,
-        runned_time: float,
-        vel_e: tuple[float, float, float],
-        pos_e: tuple[float, float, float],
-        ang_euler: tuple[float, float, float],
-        ang_quatern: tuple[float, float, float, float],
-        motor_rpms: tuple[float, ...],
-        acc_b: tuple[float, float, float],
-        rate_b: tuple[float, float, float],
-        pos_gps: tuple[float, float, float],
-        padding: bytes = bytes(4),
-        unused: bytes = bytes(40),
-    ) -> NetDataShort:
-        what = "netDataShort"
-        return tuple.__new__(
-            cls,
-            (
-                tg,
-                NET_DATA_SHORT_PAYLOAD_LEN,
-                copter_id,
-                vehicle_type,
-                runned_time,
-                *_vector(what, "vel_e", vel_e, 3),
-                *_vector(what, "pos_e", pos_e, 3),
-                *_vector(what, "ang_euler", ang_euler, 3),
-                *_vector(what, "ang_quatern", ang_quatern, 4),
-                *_vector(what, "motor_rpms", motor_rpms, 8),
-                *_vector(what, "acc_b", acc_b, 3),
-                *_vector(what, "rate_b", rate_b, 3),
-                bytes(padding),
-                *_vector(what, "pos_gps", pos_gps, 3),
-                bytes(unused),
-            ),
+    def __post_init__(self) -> None:
+        _fix_vectors(self, "netDataShort", _NET_DATA_SHORT_VECTORS)
+
+
+_NET_DATA_SHORT_VECTORS = {
+    "vel_e": 3, "pos_e": 3, "ang_euler": 3, "ang_quatern": 4, "motor_rpms": 8, "acc_b": 3, "rate_b": 3,
+    "pos_gps": 3,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleTimeState:
+    """SOut2SimulatorSimpleTime, the 112-byte true state (checksum 1234567891).
+
+    ``pos_gps_int`` is latitude and longitude in 1e-7 degrees and altitude in mm (int32, to save
+    space); ``motor_rpms``, ``vel_e`` and ``ang_euler`` are float32, ``pos_e`` and the time double.
+    """
+
+    copter_id: int
+    vehicle_type: int
+    pos_gps_int: tuple[int, ...]
+    motor_rpms: tuple[float, ...]  # 8
+    vel_e: tuple[float, ...]  # NED m/s
+    ang_euler: tuple[float, ...]  # roll, pitch, yaw rad
+    pos_e: tuple[float, ...]  # NED m
+    runned_time: float  # s
+
+    def __post_init__(self) -> None:
+        _fix_vectors(
+            self,
+            "SOut2SimulatorSimpleTime",
+            {"pos_gps_int": 3, "motor_rpms": 8, "vel_e": 3, "ang_euler": 3, "pos_e": 3},
         )
 
 
-RflySimFrame = SilIntFloat | TrueState | NetDataShort
+@dataclass(frozen=True, slots=True)
+class OutCopterData:
+    """outCopterStruct (264 bytes, checksum 1234567890): 32 doubles of the DLL model's output."""
 
-_new = tuple.__new__
+    copter_id: int
+    data: tuple[float, ...]  # 32
 
-# length -> (layout, index of the word that tells the packet kind, the values it may have, class).
-# PX4SILIntFloat and the true state are told by their leading checksum; netDataShort has none
-# (its first word is a crash target id), so its len field is checked instead.
-_Layout = tuple[Callable[[bytes], tuple[Any, ...]], int, frozenset[int], type[RflySimFrame]]
-_LAYOUTS: dict[int, _Layout] = {
-    SIL_LENGTH: (_SIL.unpack, 0, frozenset(SIL_CHECKSUMS), SilIntFloat),
-    TRUE_STATE_LENGTH: (_TRUE_STATE.unpack, 0, frozenset({TRUE_STATE_CHECKSUM}), TrueState),
-    NET_DATA_SHORT_LENGTH: (_NET_DATA_SHORT.unpack, 1, frozenset({NET_DATA_SHORT_PAYLOAD_LEN}), NetDataShort),
+    def __post_init__(self) -> None:
+        _fix_vectors(self, "outCopterStruct", {"data": 32})
+
+
+@dataclass(frozen=True, slots=True)
+class GpsOrigin:
+    """Ue4CMDGPS (32 bytes, checksum 1234567890): the GPS origin of RflySim3D's map."""
+
+    copter_id: int
+    gps: tuple[float, ...]  # latitude deg, longitude deg, altitude m
+
+    def __post_init__(self) -> None:
+        _fix_vectors(self, "Ue4CMDGPS", {"gps": 3})
+
+
+@dataclass(frozen=True, slots=True)
+class CrashReport:
+    """The 12-byte crash report (checksum 1234567890): ``target_id >= 0`` means a crash into it."""
+
+    copter_id: int
+    target_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecognisedPacket:
+    """A RflySim packet of a known kind (length and checksum) that this codec does not decode."""
+
+    name: str
+    length: int
+    checksum: int
+
+
+RflySimFrame = (
+    SilIntFloat
+    | TrueState
+    | NetDataShort
+    | SimpleTimeState
+    | OutCopterData
+    | GpsOrigin
+    | CrashReport
+    | RecognisedPacket
+)
+
+_Wire = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """One packet kind: its RflySim name and, if decoded, its layout and wire <-> frame functions."""
+
+    name: str
+    layout: struct.Struct | None = None
+    frame: Callable[[_Wire], RflySimFrame] | None = None
+    wire: Callable[[Any], _Wire] | None = None
+
+
+def _sil_kind(name: str) -> _Kind:
+    return _Kind(
+        name,
+        struct.Struct("<10i20f"),
+        lambda v: SilIntFloat(v[1], v[2:10], v[10:30], v[0]),
+        lambda f: (f.checksum, f.copter_id, *f.ints, *f.floats),
+    )
+
+
+_TRUE_STATE = _Kind(
+    "SOut2Simulator",
+    struct.Struct("<4i24f7d"),
+    lambda v: TrueState(
+        v[1], v[2], v[3], v[4:7], v[7:10], v[10:14], v[14:22], v[22:25], v[25:28], v[28], v[29:32], v[32:35]
+    ),
+    lambda f: (
+        TRUE_STATE_CHECKSUM, f.copter_id, f.vehicle_type, f.reserved, *f.vel_e, *f.ang_euler, *f.ang_quatern,
+        *f.motor_rpms, *f.acc_b, *f.rate_b, f.runned_time, *f.pos_e, *f.pos_gps,
+    ),
+)  # fmt: skip
+# tg, len, then SOut2SimulatorOld with its natural-alignment pad kept as bytes (so re-encoding is
+# byte-exact), then the 40 unused payload bytes, likewise kept.
+_NET_DATA_SHORT = _Kind(
+    "netDataShort",
+    struct.Struct("<ii2id27f4s3d40s"),
+    lambda v: NetDataShort(
+        v[0], v[2], v[3], v[4], v[5:8], v[8:11], v[11:14], v[14:18], v[18:26], v[26:29], v[29:32], v[33:36],
+        v[32], v[36],
+    ),
+    lambda f: (
+        f.tg, NET_DATA_SHORT_PAYLOAD_LEN, f.copter_id, f.vehicle_type, f.runned_time, *f.vel_e, *f.pos_e,
+        *f.ang_euler, *f.ang_quatern, *f.motor_rpms, *f.acc_b, *f.rate_b, _exact(f.padding, 4, "padding"),
+        *f.pos_gps, _exact(f.unused, 40, "unused"),
+    ),
+)  # fmt: skip
+_SIMPLE_TIME = _Kind(
+    "SOut2SimulatorSimpleTime",
+    struct.Struct("<6i14f4d"),
+    lambda v: SimpleTimeState(v[1], v[2], v[3:6], v[6:14], v[14:17], v[17:20], v[20:23], v[23]),
+    lambda f: (
+        SIMPLE_TIME_CHECKSUM, f.copter_id, f.vehicle_type, *f.pos_gps_int, *f.motor_rpms, *f.vel_e,
+        *f.ang_euler, *f.pos_e, f.runned_time,
+    ),
+)  # fmt: skip
+_OUT_COPTER = _Kind(
+    "outCopterStruct",
+    struct.Struct("<ii32d"),
+    lambda v: OutCopterData(v[1], v[2:34]),
+    lambda f: (UE_CHECKSUM, f.copter_id, *f.data),
+)
+_GPS_ORIGIN = _Kind(
+    "Ue4CMDGPS",
+    struct.Struct("<ii3d"),
+    lambda v: GpsOrigin(v[1], v[2:5]),
+    lambda f: (UE_CHECKSUM, f.copter_id, *f.gps),
+)
+_CRASH = _Kind(
+    "CopterSimCrash",
+    struct.Struct("<iii"),
+    lambda v: CrashReport(v[1], v[2]),
+    lambda f: (UE_CHECKSUM, f.copter_id, f.target_id),
+)
+
+# length -> {checksum (for netDataShort: its len field) -> kind}  (PROTOCOLS.md C.1, C.3, C.4)
+_KINDS: Mapping[int, Mapping[int, _Kind]] = {
+    SIL_LENGTH: {
+        SIL_CHECKSUM: _sil_kind("PX4SILIntFloat"),
+        **{c: _sil_kind(f"InCtrlExt{n}") for n, c in enumerate(IN_CTRL_EXT_CHECKSUMS, start=1)},
+    },
+    TRUE_STATE_LENGTH: {TRUE_STATE_CHECKSUM: _TRUE_STATE},
+    NET_DATA_SHORT_LENGTH: {NET_DATA_SHORT_PAYLOAD_LEN: _NET_DATA_SHORT},
+    SIMPLE_TIME_LENGTH: {SIMPLE_TIME_CHECKSUM: _SIMPLE_TIME},
+    OUT_COPTER_LENGTH: {
+        UE_CHECKSUM: _OUT_COPTER,
+        1234567891: _Kind("PX4ModelInParams"),
+        1234567892: _Kind("PX4InitInParams"),
+        1234567899: _Kind("UEToCopterDataD"),
+    },
+    GPS_ORIGIN_LENGTH: {UE_CHECKSUM: _GPS_ORIGIN},
+    CRASH_LENGTH: {UE_CHECKSUM: _CRASH},
+    232: {
+        SIL_CHECKSUM: _Kind("DllInDoubCtrls"),
+        **{c: _Kind(f"InCtrlExtDoub{n}") for n, c in enumerate(IN_CTRL_EXT_CHECKSUMS, start=1)},
+        # +100: the same controls, to be applied only with the next update
+        **{c + 100: _Kind(f"InCtrlExtDoub{n}") for n, c in enumerate(IN_CTRL_EXT_CHECKSUMS, start=1)},
+    },
+    528: {1234567893: _Kind("PX4DynModiParams")},
+    60: {UE_CHECKSUM: _Kind("Ue4RayTraceDrone")},
+    88: {1234567880: _Kind("Coll20d"), 1234567881: _Kind("TerrIn15d")},
+    48: {1234567898: _Kind("PX4ExtMsg")},
 }
-
-# checksum -> (packet name, length); used only to explain a wrong length.
-_KIND_BY_CHECKSUM: dict[int, tuple[str, int]] = {
-    SIL_CHECKSUM: ("PX4SILIntFloat", SIL_LENGTH),
-    **{c: (f"InCtrlExt{c - 1234567800}", SIL_LENGTH) for c in IN_CTRL_EXT_CHECKSUMS},
-    TRUE_STATE_CHECKSUM: ("SOut2Simulator", TRUE_STATE_LENGTH),
+_KIND_OF_CLASS: Mapping[type, _Kind] = {
+    SilIntFloat: _KINDS[SIL_LENGTH][SIL_CHECKSUM],
+    TrueState: _TRUE_STATE,
+    NetDataShort: _NET_DATA_SHORT,
+    SimpleTimeState: _SIMPLE_TIME,
+    OutCopterData: _OUT_COPTER,
+    GpsOrigin: _GPS_ORIGIN,
+    CrashReport: _CRASH,
 }
+_LENGTHS = tuple(sorted(_KINDS))
+# checksum -> the lengths it comes with; used only to explain a wrong length
+_CHECKSUM_LENGTHS = tuple(length for length in _LENGTHS if length != NET_DATA_SHORT_LENGTH)
+_LENGTHS_BY_CHECKSUM: Mapping[int, tuple[int, ...]] = {
+    checksum: tuple(length for length in _CHECKSUM_LENGTHS if checksum in _KINDS[length])
+    for length in _CHECKSUM_LENGTHS
+    for checksum in _KINDS[length]
+}
+_WORD = struct.Struct("<i")
+
+
+def _kind_word(data: bytes) -> int:
+    """The word that tells the kind: the leading checksum, or netDataShort's len field."""
+    return int(_WORD.unpack_from(data, 4 if len(data) == NET_DATA_SHORT_LENGTH else 0)[0])
+
+
+def packet_name(data: bytes) -> str | None:
+    """RflySim's name for the kind of ``data`` (exact length and checksum), or None."""
+    kinds = _KINDS.get(len(data))
+    if kinds is None:
+        return None
+    kind = kinds.get(_kind_word(data))
+    return None if kind is None else kind.name
 
 
 def decode(data: bytes) -> RflySimFrame:
-    """Decode one RflySim datagram; raise ``CodecError`` for anything that is not exactly a known one."""
-    try:
-        unpack, index, accepted, frame = _LAYOUTS[len(data)]
-    except KeyError:
-        raise _length_error(data) from None
-    values = unpack(data)
-    if values[index] not in accepted:
-        raise _kind_error(len(data), values)
-    return _new(frame, values)  # the unpacked tuple is the frame
+    """Decode one RflySim datagram; raise ``CodecError`` for anything that is not exactly a known one.
+
+    A kind that is recognised but not decoded gives a ``RecognisedPacket``.
+    """
+    kinds = _KINDS.get(len(data))
+    if kinds is None:
+        raise _length_error(data)
+    word = _kind_word(data)
+    kind = kinds.get(word)
+    if kind is None:
+        raise _kind_error(len(data), word)
+    if kind.layout is None or kind.frame is None:
+        return RecognisedPacket(kind.name, len(data), word)
+    return kind.frame(kind.layout.unpack(data))
 
 
-def _kind_error(length: int, values: tuple[Any, ...]) -> CodecError:
+def _kind_error(length: int, word: int) -> CodecError:
     """The leading checksum (or, for netDataShort, the len field) is not one this length allows."""
     if length == NET_DATA_SHORT_LENGTH:
         return CodecError(
             _(
                 "netDataShort len field is {value}, expected {expected} "
                 "(the payload bytes used, not the {size}-byte datagram)"
-            ).format(value=values[1], expected=NET_DATA_SHORT_PAYLOAD_LEN, size=NET_DATA_SHORT_LENGTH),
+            ).format(value=word, expected=NET_DATA_SHORT_PAYLOAD_LEN, size=NET_DATA_SHORT_LENGTH),
             protocol=PROTOCOL,
             reason="length-field",
         )
-    return _checksum_error(length, values[0])
+    names = ", ".join(f"{checksum} ({kind.name})" for checksum, kind in _KINDS[length].items())
+    return CodecError(
+        _("checksum {checksum} is not valid for a {length}-byte RflySim packet: expected {names}").format(
+            checksum=word, length=length, names=names
+        ),
+        protocol=PROTOCOL,
+        reason="checksum",
+    )
 
 
 def _length_error(data: bytes) -> CodecError:
     length = len(data)
+    expected_all = _("expected one of {lengths} bytes").format(lengths=", ".join(map(str, _LENGTHS)))
     if length == 0:
         return CodecError(
-            _("empty datagram: a RflySim packet has at least {minimum} bytes").format(minimum=SIL_LENGTH),
+            _("empty datagram: a RflySim packet has at least {minimum} bytes").format(minimum=_LENGTHS[0]),
             protocol=PROTOCOL,
             reason="truncated",
         )
-    expected_all = _("expected {sil} (PX4SILIntFloat), {true} (true state) or {net} (netDataShort)").format(
-        sil=SIL_LENGTH, true=TRUE_STATE_LENGTH, net=NET_DATA_SHORT_LENGTH
-    )
     if length < 4:
         return CodecError(
             _("length {length} is too short for any RflySim packet: {expected}").format(
@@ -350,9 +432,9 @@ def _length_error(data: bytes) -> CodecError:
             protocol=PROTOCOL,
             reason="truncated",
         )
-    checksum = int.from_bytes(data[:4], "little", signed=True)
-    kind = _KIND_BY_CHECKSUM.get(checksum)
-    if kind is None:
+    checksum = _kind_word(data)
+    lengths = _LENGTHS_BY_CHECKSUM.get(checksum)
+    if lengths is None:
         return CodecError(
             _("length {length} matches no RflySim packet: {expected}").format(
                 length=length, expected=expected_all
@@ -360,72 +442,61 @@ def _length_error(data: bytes) -> CodecError:
             protocol=PROTOCOL,
             reason="length",
         )
-    name, expected = kind
+    # The packet it most likely is: the longest one it could be cut from, else the shortest.
+    expected = max((value for value in lengths if value < length), default=lengths[0])
     sentence = _("length {length}, expected {expected} for checksum {checksum} ({name})").format(
-        length=length, expected=expected, checksum=checksum, name=name
+        length=length, expected=expected, checksum=checksum, name=_KINDS[expected][checksum].name
     )
     return size_mismatch(sentence, length=length, expected=expected, protocol=PROTOCOL)
 
 
-def _checksum_error(length: int, checksum: int) -> CodecError:
-    accepted = _LAYOUTS[length][2]
-    expected = [value for value in _KIND_BY_CHECKSUM if value in accepted]
-    names = ", ".join(f"{value} ({_KIND_BY_CHECKSUM[value][0]})" for value in expected)
-    return CodecError(
-        _("checksum {checksum} is not valid for a {length}-byte RflySim packet: expected {names}").format(
-            checksum=checksum, length=length, names=names
-        ),
-        protocol=PROTOCOL,
-        reason="checksum",
-    )
-
-
-def _pack(layout: struct.Struct, what: str, *values: object) -> bytes:
-    try:
-        return layout.pack(*values)
-    except (struct.error, OverflowError) as error:
-        message = _("cannot encode {what}: {error}").format(what=what, error=error)
-        raise CodecError(message, protocol=PROTOCOL, reason="value") from error
-
-
-def _check_bytes(what: str, field: str, value: bytes, expected: int) -> None:
+def _exact(value: bytes, size: int, field: str) -> bytes:
     # struct's "s" code would silently pad or cut a wrong-sized byte string.
-    if len(value) != expected:
+    if len(value) != size:
         raise CodecError(
             _("cannot encode {what}: {field} has {count} items, expected {expected}").format(
-                what=what, field=field, count=len(value), expected=expected
+                what="netDataShort", field=field, count=len(value), expected=size
             ),
             protocol=PROTOCOL,
             reason="value",
         )
+    return bytes(value)
 
 
-# A frame is the tuple of its wire values (vector lengths are checked when it is made), so each
-# encoder packs the frame as it is.
-
-
-def encode_sil_int_float(packet: SilIntFloat) -> bytes:
-    """The 120-byte datagram for ``packet`` (floats are rounded to float32)."""
-    what = "PX4SILIntFloat"
-    if packet.checksum not in SIL_CHECKSUMS:
+def encode(frame: RflySimFrame) -> bytes:
+    """The datagram for a decodable frame (floats rounded to float32 where the wire has float32)."""
+    kind = _KIND_OF_CLASS.get(type(frame))
+    if kind is None or kind.layout is None or kind.wire is None:
+        raise CodecError(
+            _("cannot encode {frame!r}: only decoded RflySim frames can be encoded").format(frame=frame),
+            protocol=PROTOCOL,
+            reason="value",
+        )
+    if isinstance(frame, SilIntFloat) and frame.checksum not in SIL_CHECKSUMS:
         raise CodecError(
             _("cannot encode {what}: checksum {checksum} is not 1234567897 or 1234567801..1234567805").format(
-                what=what, checksum=packet.checksum
+                what=kind.name, checksum=frame.checksum
             ),
             protocol=PROTOCOL,
             reason="checksum",
         )
-    return _pack(_SIL, what, *packet)
+    try:
+        return kind.layout.pack(*kind.wire(frame))
+    except (struct.error, OverflowError) as error:
+        message = _("cannot encode {what}: {error}").format(what=kind.name, error=error)
+        raise CodecError(message, protocol=PROTOCOL, reason="value") from error
 
 
-def encode_true_state(s: TrueState) -> bytes:
-    """The 168-byte SOut2Simulator datagram for ``s``."""
-    return _pack(_TRUE_STATE, "SOut2Simulator", *s)
+def encode_sil_int_float(packet: SilIntFloat) -> bytes:
+    """The 120-byte datagram for ``packet`` (floats are rounded to float32)."""
+    return encode(packet)
 
 
-def encode_net_data_short(s: NetDataShort) -> bytes:
-    """The 200-byte netDataShort datagram for ``s`` (len field 152)."""
-    what = "netDataShort"
-    _check_bytes(what, "padding", s.padding, 4)
-    _check_bytes(what, "unused", s.unused, 40)
-    return _pack(_NET_DATA_SHORT, what, *s)
+def encode_true_state(state: TrueState) -> bytes:
+    """The 168-byte SOut2Simulator datagram for ``state``."""
+    return encode(state)
+
+
+def encode_net_data_short(state: NetDataShort) -> bytes:
+    """The 200-byte netDataShort datagram for ``state`` (len field 152)."""
+    return encode(state)

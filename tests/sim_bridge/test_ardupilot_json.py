@@ -115,7 +115,8 @@ class TestServoPackets:
         second = ardupilot_json.decode_servo_packet(servo16())
         assert first == second
         assert len({first, second}) == 1
-        assert first != tuple(first)
+        assert first != (18458, 1200, 77, PWM16)  # type: ignore[comparison-overlap]
+        assert not hasattr(first, "__dict__")  # slots: no attribute can be added either
         with pytest.raises(AttributeError):
             first.frame_count = 78  # type: ignore[misc]
         assert repr(first).startswith("ServoPacket(magic=18458, frame_rate=1200, frame_count=77, pwm=(")
@@ -209,7 +210,7 @@ class TestJsonStates:
             '"position":[100,-50,-10],"attitude":[0.01,-0.02,3.1],"quaternion":[1,0,0,0],'
             '"velocity":[3,-1.5,0.25],"velocity_wind":[2,1,0],"latitude":-35.363261,"longitude":149.16523,'
             '"altitude":584,"rng_1":1.5,"rng_3":3.25,"rng_6":0.5,"airspeed":12,'
-            '"windvane":{"direction":0.785,"speed":4.5},"no_time_sync":true,"no_lockstep":false,'
+            '"windvane":{"direction":0.785,"speed":4.5},"no_time_sync":1,"no_lockstep":false,'
             '"rc":{"rc_1":1500,"rc_2":1500,"rc_3":1000,"rc_4":1500,"rc_10":1900,"rc_11":1100,"rc_12":2000},'
             '"battery":{"voltage":12.6,"current":3.2}}'
         )
@@ -358,12 +359,14 @@ class TestSitlPitfalls:
         """
         GIVEN "no_time_sync": true or "no_lockstep": true written with a space
         WHEN the message is decoded
-        THEN the flag is True and a warning says SITL reads false and how to write it.
+        THEN the flag is True and a warning says SITL reads false and to write 1, which every build
+        reads as true.
         """
         state = ardupilot_json.decode_state(with_keys(f'"{key}": true'))
         assert getattr(state, key) is True
         assert state.warnings == (
-            f'SITL reads "{key}" as false instead of true: write "{key}":true with no space after the colon',
+            f'SITL reads "{key}" as false instead of true: write "{key}":1, which every SITL build reads as '
+            "true",
         )
 
     def test_false_flag_with_a_space_is_read_correctly_and_not_warned(self) -> None:
@@ -458,6 +461,201 @@ class TestSitlPitfalls:
         )
 
 
+class TestFlags:
+    def test_the_encoder_writes_flags_as_1_and_0_which_every_sitl_build_reads(self) -> None:
+        """
+        GIVEN a state with no_time_sync true and no_lockstep false
+        WHEN it is encoded and decoded
+        THEN the text says "no_time_sync":1 and "no_lockstep":0 (SITL builds of 2025 read these
+        with strtoull alone), and the flags come back without warnings.
+        """
+        state = FdmState(
+            1.0, (0, 0, 0), (0, 0, 0), (0, 0, 0), attitude=(0, 0, 0), no_time_sync=True, no_lockstep=False
+        )
+        data = ardupilot_json.encode_state(state)
+        assert b'"no_time_sync":1' in data
+        assert b'"no_lockstep":0' in data
+        assert b"true" not in data
+        assert ardupilot_json.decode_state(data) == state
+
+    @pytest.mark.parametrize(
+        ("text", "value"),
+        [("true", True), ("false", False), ("1", True), ("0", False), ("1.0", True), ("0e5", False)],
+    )
+    def test_the_decoder_reads_true_false_1_and_0(self, text: str, value: bool) -> None:
+        """
+        GIVEN "no_lockstep" written as true, false, 1, 0 or an equal number
+        WHEN the message is decoded
+        THEN the flag has that value.
+        """
+        assert ardupilot_json.decode_state(with_keys(f'"no_lockstep":{text}')).no_lockstep is value
+
+    @pytest.mark.parametrize("key", ["no_time_sync", "no_lockstep"])
+    def test_a_true_flag_warns_that_sitl_builds_of_2025_read_it_as_false(self, key: str) -> None:
+        """
+        GIVEN "no_time_sync":true or "no_lockstep":true, written without a space
+        WHEN the message is decoded
+        THEN the flag is True, and one warning says which builds take true for false and to write 1.
+        """
+        state = ardupilot_json.decode_state(with_keys(f'"{key}":true'))
+        assert getattr(state, key) is True
+        assert state.warnings == (
+            f'SITL builds of 2025 read "{key}" as a number only, so they take true for false; '
+            f'write "{key}":1, which every build reads as true',
+        )
+
+    @pytest.mark.parametrize("text", ["1", "false", "0", " 1"])
+    def test_flags_every_build_reads_right_are_not_warned(self, text: str) -> None:
+        """
+        GIVEN "no_time_sync" written as 1, false, 0 or " 1" (strtoull skips the space)
+        WHEN the message is decoded
+        THEN there is no warning.
+        """
+        assert warnings_of(with_keys(f'"no_time_sync":{text}')) == ()
+
+
+TOO_LARGE_TO_MAP = (
+    "the message is too large to map key by key: SITL's misreads are found by value, without columns, "
+    "and repeated keys are not counted"
+)
+
+
+class TestBoundedWork:
+    def test_hundreds_of_unknown_keys_are_counted_and_only_the_first_named(self) -> None:
+        """
+        GIVEN a state with 900 unknown keys (about 8 KB)
+        WHEN it is decoded
+        THEN the state decodes, the first 8 unknown keys are named, one warning counts the other
+        892, and one says the message was too large to map key by key.
+        """
+        unknown = ",".join(f'"k{index}":1' for index in range(900))
+        state = ardupilot_json.decode_state(with_keys(unknown))
+        assert state.timestamp == 2.5
+        assert state.warnings == (
+            *(f'SITL ignores the unknown key "k{index}"' for index in range(8)),
+            "SITL ignores 892 more unknown keys",
+            TOO_LARGE_TO_MAP,
+        )
+
+    def test_unknown_keys_inside_sections_count_too(self) -> None:
+        """
+        GIVEN 20 unknown keys inside "imu" and 5 at the top level
+        WHEN the message is decoded
+        THEN the first 8 in document order are named (the section's first) and 17 more counted.
+        """
+        inner = ",".join(f'"i{index}":1' for index in range(20))
+        body = MINIMAL.replace('"gyro"', inner + ',"gyro"')[:-1]
+        body += "," + ",".join(f'"t{index}":1' for index in range(5)) + "}"
+        warnings = warnings_of(framed(body))
+        assert warnings[:8] == tuple(f'SITL ignores the unknown key "imu.i{index}"' for index in range(8))
+        assert warnings[8:] == ("SITL ignores 17 more unknown keys",)
+
+    def test_a_state_never_carries_more_than_16_warnings(self) -> None:
+        """
+        GIVEN a message that earns more than 16 warnings (misplaced rc channels, bad spacing,
+        unknown keys, two messages, no final newline)
+        WHEN it is decoded
+        THEN 15 warnings are kept and the 16th says how many more were left out.
+        """
+        channels = ",".join(f'"rc_{index}" :{1000 + index}' for index in range(12, 0, -1))
+        extra = f'"rc":{{{channels}}},' + ",".join(f'"u{index}":1' for index in range(30))
+        data = ("\n" + MINIMAL + "\n" + MINIMAL[:-1] + "," + extra + "}").encode()
+        warnings = warnings_of(data)
+        assert len(warnings) == ardupilot_json.MAX_WARNINGS == 16
+        assert warnings[-1].endswith("more warnings not shown")
+
+    def test_a_message_too_large_to_map_still_warns_misreads_by_value(self) -> None:
+        """
+        GIVEN "velocity_wind" before "velocity" in a message padded past 8 KB with a long string
+        WHEN it is decoded
+        THEN the values are the JSON's, and the misread is still warned, by value (SITL's reader
+        is replayed for every key; only the column hints need the key map).
+        """
+        padding = '"note":"' + "x" * 9000 + '",'
+        body = (
+            "{"
+            + padding
+            + '"timestamp":1,'
+            + IMU
+            + ',"attitude":[0,0,0],"velocity_wind":[9,9,9],"velocity":[1,2,3]}'
+        )
+        state = ardupilot_json.decode_state(framed(body))
+        assert state.velocity == (1.0, 2.0, 3.0)
+        assert state.warnings == (
+            'SITL ignores the unknown key "note"',
+            TOO_LARGE_TO_MAP,
+            'SITL reads "velocity" as [9.0,9.0,9.0] instead of [1.0,2.0,3.0]',
+        )
+
+    def test_a_long_or_unprintable_key_name_is_cut_and_escaped_in_its_warning(self) -> None:
+        """
+        GIVEN an unknown key of 5000 characters and one holding a control character
+        WHEN the message is decoded
+        THEN the warnings show the first 40 characters and an ellipsis, and the control character
+        as an escape.
+        """
+        warnings = warnings_of(with_keys('"' + "k" * 5000 + '":1,"a\\u0007b":2'))
+        assert warnings == (
+            'SITL ignores the unknown key "' + "k" * 40 + '…"',
+            'SITL ignores the unknown key "a\\u0007b"',
+        )
+
+    def test_a_huge_integer_in_an_unknown_key_decodes_as_sitl_would(self) -> None:
+        """
+        GIVEN an unknown key whose value has 5000 digits (beyond Python's int() limit)
+        WHEN the message is decoded
+        THEN the state decodes and the key is reported as ignored.
+        """
+        state = ardupilot_json.decode_state(with_keys('"big":' + "7" * 5000))
+        assert state.warnings == ('SITL ignores the unknown key "big"',)
+
+    @pytest.mark.parametrize(("digits", "sign"), [(5000, ""), (400, "-")])
+    def test_a_huge_timestamp_is_out_of_range(self, digits: int, sign: str) -> None:
+        """
+        GIVEN a timestamp of 5000 digits, or of -400 digits (beyond a double)
+        WHEN the message is decoded
+        THEN a CodecError "number" says it is out of range (SITL's atof reads infinity).
+        """
+        with pytest.raises(CodecError, match=r'"timestamp" is out of range: -?inf') as caught:
+            ardupilot_json.decode_state(framed(MINIMAL.replace("2.5", sign + "1" * digits)))
+        assert caught.value.reason == "number"
+
+    def test_thousands_of_newlines_before_the_message_are_framed_without_a_warning(self) -> None:
+        """
+        GIVEN 30,000 newlines and then one message
+        WHEN it is decoded
+        THEN it decodes with no warning: blank lines are not messages.
+        """
+        assert ardupilot_json.decode_state(b"\n" * 30_000 + framed(MINIMAL)) == MINIMAL_STATE
+
+    def test_hundreds_of_messages_in_one_datagram_are_warned_without_a_count(self) -> None:
+        """
+        GIVEN 100 messages in one datagram
+        WHEN it is decoded
+        THEN the last is used and one warning says several messages came in one datagram.
+        """
+        state = ardupilot_json.decode_state(framed("\n".join([MINIMAL] * 100)))
+        assert state.warnings == (
+            "several JSON messages in one datagram: only the last is used; send one per datagram",
+        )
+
+    def test_a_section_sent_twice_is_decoded_as_json_reads_it_and_warned(self) -> None:
+        """
+        GIVEN "windvane" twice, the first with a direction and the second empty
+        WHEN the message is decoded
+        THEN the direction is absent (the last object wins in JSON) and a warning says SITL would
+        still read one from the first object.
+        """
+        data = with_keys('"windvane":{"direction":1},"windvane":{}')
+        column = data.decode().strip().index('"direction"') + 2
+        state = ardupilot_json.decode_state(data)
+        assert state.windvane_direction is None
+        assert state.warnings == (
+            'SITL matches names by substring: it would read "windvane.direction" = 1.0 from another '
+            f'"direction" at column {column}, although the message has no "windvane.direction"',
+        )
+
+
 class TestMalformedStates:
     @pytest.mark.parametrize(
         ("body", "reason", "message"),
@@ -494,7 +692,12 @@ class TestMalformedStates:
                 "type",
                 '"velocity[1]" must be a number, got true/false',
             ),
-            (MINIMAL[:-1] + ',"no_lockstep":1}', "type", '"no_lockstep" must be true or false, got a number'),
+            (MINIMAL[:-1] + ',"no_lockstep":2}', "value", '"no_lockstep" must be true, false, 0 or 1, got 2'),
+            (
+                MINIMAL[:-1] + ',"no_lockstep":"1"}',
+                "type",
+                '"no_lockstep" must be true, false, 0 or 1, got a string',
+            ),
             (MINIMAL.replace(IMU, '"imu":[1]'), "type", '"imu" must be an object, got a list'),
             (MINIMAL.replace("2.5", "1e999"), "number", '"timestamp" is out of range: inf'),
             (MINIMAL.replace("2.5", "NaN"), "json", "not valid JSON: NaN is not a JSON number"),

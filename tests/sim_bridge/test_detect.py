@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from amc_rc_receiver.sim_bridge import rflysim
 from amc_rc_receiver.sim_bridge.detect import (
     detect_protocol,
     is_rflysim_packet,
@@ -161,3 +162,35 @@ def test_every_well_formed_servo_packet_is_sitl(frame_count: int, frame_rate: in
 def test_every_sil_packet_is_rflysim(copter_id: int) -> None:
     """GIVEN a PX4SILIntFloat for any copter id WHEN detected THEN it is RflySim."""
     assert detect_protocol(sil(copter_id=copter_id)) == "rflysim"
+
+
+@pytest.mark.parametrize(
+    ("layout", "checksum"),
+    [
+        ("<iii", 1234567890),  # crash report
+        ("<ii3d", 1234567890),  # Ue4CMDGPS
+        ("<iid8f", 1234567898),  # PX4ExtMsg
+        ("<ii13f", 1234567890),  # Ue4RayTraceDrone
+        ("<ii20f", 1234567881),  # TerrIn15d
+        ("<6i14f4d", 1234567891),  # SOut2SimulatorSimpleTime
+        ("<2i28d", 1234567902),  # InCtrlExtDoub2
+        ("<ii32d", 1234567890),  # outCopterStruct
+        ("<ii32d", 1234567899),  # UEToCopterDataD
+        ("<iiQ64d", 1234567893),  # PX4DynModiParams
+    ],
+)
+def test_every_rflysim_kind_the_detector_accepts_is_decoded_or_recognised(layout: str, checksum: int) -> None:
+    """GIVEN a genuine RflySim packet of a kind beyond the SIL/true-state trio WHEN detected and decoded
+    THEN it is RflySim and the codec returns a frame or a RecognisedPacket, never a "wrong length" error."""
+    data = struct.pack("<i", checksum) + bytes(struct.calcsize(layout) - 4)
+    assert detect_protocol(data) == "rflysim"
+    assert is_valid_peer_packet("rflysim", data)
+    assert isinstance(rflysim.decode(data), rflysim.RflySimFrame)
+
+
+def test_a_64_kib_chain_of_tiny_blocks_is_not_taken_for_xrp() -> None:
+    """GIVEN 64 KiB of well-formed one-byte XRP blocks (far beyond the block limit) WHEN detected
+    THEN it is not XRP: the strict decode stops at its limit and refuses it."""
+    data = struct.pack(">HB", 1, 0) + bytes([1, 0x42]) * 32_000
+    assert not is_xrp_packet(data)
+    assert detect_protocol(data) is None

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Behaviour of the RflySim codec: PX4SILIntFloat, the 168-byte true state and netDataShort.
+"""Behaviour of the RflySim codec: every packet kind of PROTOCOLS.md C.3/C.4, decoded or recognised.
 
 Test vectors are packed here with ``struct`` from the layouts in PROTOCOLS.md section C, never
 with the codec itself, so codec and layout are checked against each other.
@@ -9,6 +9,7 @@ with the codec itself, so codec and layout are checked against each other.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import struct
 
@@ -18,7 +19,16 @@ from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge import rflysim
 from amc_rc_receiver.sim_bridge.errors import CodecError
-from amc_rc_receiver.sim_bridge.rflysim import NetDataShort, SilIntFloat, TrueState
+from amc_rc_receiver.sim_bridge.rflysim import (
+    CrashReport,
+    GpsOrigin,
+    NetDataShort,
+    OutCopterData,
+    RecognisedPacket,
+    SilIntFloat,
+    SimpleTimeState,
+    TrueState,
+)
 
 INTS = (0x0103, 3, 0, 0, 0, 0, 401541234, 1162591234)
 FLOATS = tuple(float(i) * 0.5 for i in range(20))
@@ -72,8 +82,41 @@ def net_bytes(tg: int = -1, length: int = 152, unused: bytes = bytes(40)) -> byt
     return struct.pack("<ii", tg, length) + net_payload() + unused
 
 
+def simple_time_bytes(copter_id: int = 2) -> bytes:
+    """SOut2SimulatorSimpleTime as RflySim packs it: '6i14f4d' (checksum, id, type, GPS as int32)."""
+    return struct.pack(
+        "<6i14f4d",
+        1234567891,
+        copter_id,
+        3,
+        401541234,
+        1162591234,
+        50000,
+        *TRUE_VALUES[3],
+        *TRUE_VALUES[0],
+        *TRUE_VALUES[1],
+        10.0,
+        -4.0,
+        -2.5,
+        12.5,
+    )
+
+
+def out_copter_bytes(copter_id: int = 2) -> bytes:
+    """outCopterStruct: 'ii32d' with checksum 1234567890."""
+    return struct.pack("<ii32d", 1234567890, copter_id, *(float(i) / 4 for i in range(32)))
+
+
 # (first, end) byte offsets of the float32 fields of each packet length
-FLOAT32_SPANS = {120: (40, 120), 168: (16, 112), 200: (24, 132)}
+FLOAT32_SPANS = {
+    120: (40, 120),
+    168: (16, 112),
+    200: (24, 132),
+    112: (24, 80),
+    264: (0, 0),
+    32: (0, 0),
+    12: (0, 0),
+}
 
 
 def has_float32_signalling_nan(data: bytes) -> bool:
@@ -186,6 +229,110 @@ class TestValidPackets:
         assert rflysim.encode_net_data_short(frame) == data
 
 
+class TestEveryKnownKind:
+    def test_the_112_byte_simple_time_state_decodes_every_field_and_reencodes_byte_exactly(self) -> None:
+        """
+        GIVEN a 112-byte SOut2SimulatorSimpleTime packed as CopterSim does ('6i14f4d')
+        WHEN it is decoded and encoded again
+        THEN GPS (int32), motor speeds, velocity, Euler angles, position and time land in their
+        fields and the bytes are identical (it used to count as a wrong length).
+        """
+        data = simple_time_bytes()
+        frame = rflysim.decode(data)
+        assert frame == SimpleTimeState(
+            copter_id=2,
+            vehicle_type=3,
+            pos_gps_int=(401541234, 1162591234, 50000),
+            motor_rpms=TRUE_VALUES[3],
+            vel_e=TRUE_VALUES[0],
+            ang_euler=TRUE_VALUES[1],
+            pos_e=(10.0, -4.0, -2.5),
+            runned_time=12.5,
+        )
+        assert rflysim.encode(frame) == data
+
+    def test_the_264_byte_out_copter_struct_decodes_its_32_doubles(self) -> None:
+        """
+        GIVEN a 264-byte outCopterStruct (checksum 1234567890, 'ii32d')
+        WHEN it is decoded and encoded again
+        THEN the copter id and the 32 doubles come out and the bytes are identical.
+        """
+        data = out_copter_bytes(copter_id=4)
+        frame = rflysim.decode(data)
+        assert frame == OutCopterData(copter_id=4, data=tuple(float(i) / 4 for i in range(32)))
+        assert rflysim.encode(frame) == data
+
+    def test_the_gps_origin_and_the_crash_report_decode(self) -> None:
+        """
+        GIVEN a 32-byte Ue4CMDGPS ('ii3d') and a 12-byte crash report ('iii'), checksum 1234567890
+        WHEN they are decoded and encoded again
+        THEN the map origin and the crash target come out and the bytes are identical.
+        """
+        gps = struct.pack("<ii3d", 1234567890, 1, 40.154, 116.259, 50.0)
+        crash = struct.pack("<iii", 1234567890, 1, 7)
+        assert rflysim.decode(gps) == GpsOrigin(copter_id=1, gps=(40.154, 116.259, 50.0))
+        assert rflysim.decode(crash) == CrashReport(copter_id=1, target_id=7)
+        assert [rflysim.encode(rflysim.decode(data)) for data in (gps, crash)] == [gps, crash]
+
+    @pytest.mark.parametrize(
+        ("layout", "checksum", "name"),
+        [
+            ("<2i28d", 1234567897, "DllInDoubCtrls"),
+            ("<2i28d", 1234567803, "InCtrlExtDoub3"),
+            ("<2i28d", 1234567905, "InCtrlExtDoub5"),
+            ("<iI32d", 1234567891, "PX4ModelInParams"),
+            ("<ii32d", 1234567892, "PX4InitInParams"),
+            ("<ii32d", 1234567899, "UEToCopterDataD"),
+            ("<iiQ64d", 1234567893, "PX4DynModiParams"),
+            ("<ii13f", 1234567890, "Ue4RayTraceDrone"),
+            ("<ii20f", 1234567880, "Coll20d"),
+            ("<ii20f", 1234567881, "TerrIn15d"),
+            ("<iid8f", 1234567898, "PX4ExtMsg"),
+        ],
+    )
+    def test_control_and_parameter_arrays_are_recognised_not_decoded_and_not_errors(
+        self, layout: str, checksum: int, name: str
+    ) -> None:
+        """
+        GIVEN a genuine RflySim input array (DLL controls, model parameters, collision data, PX4
+        extension) packed with its layout
+        WHEN it is decoded
+        THEN it is a RecognisedPacket naming the kind, its length and checksum, never a CodecError;
+        it cannot be encoded back, as its values were not kept.
+        """
+        size = struct.calcsize(layout)
+        data = struct.pack("<i", checksum) + bytes(i % 256 for i in range(size - 4))
+        frame = rflysim.decode(data)
+        assert frame == RecognisedPacket(name=name, length=size, checksum=checksum)
+        assert rflysim.packet_name(data) == name
+        with pytest.raises(CodecError) as caught:
+            rflysim.encode(frame)
+        assert caught.value.reason == "value"
+
+    def test_every_length_and_checksum_the_detector_accepts_decodes_or_is_recognised(self) -> None:
+        """
+        GIVEN a datagram for every (length, checksum) pair RflySim uses, zero-filled behind it, and a
+        netDataShort
+        WHEN each is decoded
+        THEN none raises: 19 are recognised only, 12 decode into named frames.
+        """
+        pairs = [
+            (12, 1234567890), (32, 1234567890), (48, 1234567898), (60, 1234567890), (88, 1234567880),
+            (88, 1234567881), (112, 1234567891), (168, 123456789), (264, 1234567890), (264, 1234567891),
+            (264, 1234567892), (264, 1234567899), (528, 1234567893),
+            *((120, c) for c in (1234567897, *range(1234567801, 1234567806))),
+            *((232, c) for c in (1234567897, *range(1234567801, 1234567806), *range(1234567901, 1234567906))),
+        ]  # fmt: skip
+        frames = [
+            rflysim.decode(struct.pack("<i", checksum) + bytes(length - 4)) for length, checksum in pairs
+        ]
+        frames.append(rflysim.decode(net_bytes()))
+        assert all(rflysim.packet_name(struct.pack("<i", c) + bytes(n - 4)) for n, c in pairs)
+        recognised = [frame for frame in frames if isinstance(frame, RecognisedPacket)]
+        assert len(recognised) == 19
+        assert len(frames) - len(recognised) == 12
+
+
 class TestMalformedPackets:
     @pytest.mark.parametrize(
         ("data", "reason", "message"),
@@ -203,9 +350,26 @@ class TestMalformedPackets:
             ),
             (sil_bytes() + b"\0\0", "trailing-bytes", "length 122, expected 120 for checksum 1234567897"),
             (true_state_bytes()[:160], "truncated", "length 160, expected 168 for checksum 123456789"),
-            (bytes(50), "length", "length 50 matches no RflySim packet"),
+            (bytes(50), "length", "length 50 matches no RflySim packet: expected one of 12, 32, 48, 60, 88,"),
             (b"\x01\x02", "truncated", "length 2 is too short for any RflySim packet"),
-            (b"", "truncated", "empty datagram"),
+            (b"", "truncated", "empty datagram: a RflySim packet has at least 12 bytes"),
+            (
+                simple_time_bytes()[:100],
+                "truncated",
+                "length 100, expected 112 for checksum 1234567891 (SOut2SimulatorSimpleTime)",
+            ),
+            (
+                out_copter_bytes() + b"\0",
+                "trailing-bytes",
+                "length 265, expected 264 for checksum 1234567890 (outCopterStruct): 1 trailing bytes",
+            ),
+            (
+                struct.pack("<ii32d", 1234567880, 1, *([0.0] * 32)),
+                "checksum",
+                "checksum 1234567880 is not valid for a 264-byte RflySim packet: expected 1234567890 "
+                "(outCopterStruct), 1234567891 (PX4ModelInParams), 1234567892 (PX4InitInParams), "
+                "1234567899 (UEToCopterDataD)",
+            ),
         ],
     )
     def test_each_malformed_kind_gets_its_reason_and_sentence(
@@ -256,11 +420,9 @@ class TestMalformedPackets:
         """
         frame = rflysim.decode(true_state_bytes())
         assert isinstance(frame, TrueState)
-        fields = {name: getattr(frame, name) for name in TrueState._fields}
-        fields[field] = (1.0,) * size
         expected = len(getattr(frame, field))
         with pytest.raises(CodecError, match=f"{field} has {size} items, expected {expected}"):
-            TrueState(**fields)
+            dataclasses.replace(frame, **{field: (1.0,) * size})  # type: ignore[arg-type]
 
     @pytest.mark.parametrize(("field", "value"), [("padding", bytes(3)), ("unused", bytes(41))])
     def test_wrong_sized_net_data_short_spare_bytes_are_not_encoded(self, field: str, value: bytes) -> None:
@@ -271,10 +433,8 @@ class TestMalformedPackets:
         """
         frame = rflysim.decode(net_bytes())
         assert isinstance(frame, NetDataShort)
-        fields = {name: getattr(frame, name) for name in NetDataShort._fields}
-        fields[field] = value
         with pytest.raises(CodecError, match=f"{field} has {len(value)} items"):
-            rflysim.encode_net_data_short(NetDataShort(**fields))
+            rflysim.encode_net_data_short(dataclasses.replace(frame, **{field: value}))  # type: ignore[arg-type]
 
     def test_encoding_an_out_of_range_int_is_a_codec_error(self) -> None:
         """
@@ -291,28 +451,30 @@ class TestFrames:
     def test_decoded_frames_are_immutable(self) -> None:
         """
         GIVEN decoded frames of each kind
-        WHEN a field is assigned or a new attribute is added
-        THEN both are refused.
+        WHEN a field is assigned
+        THEN it is refused, and no attribute can be added either (the frames have no __dict__).
         """
-        for data in (sil_bytes(), true_state_bytes(), net_bytes()):
+        for data in (sil_bytes(), true_state_bytes(), net_bytes(), simple_time_bytes(), out_copter_bytes()):
             frame = rflysim.decode(data)
             with pytest.raises(AttributeError):
-                frame.copter_id = 9  # type: ignore[misc]
-            with pytest.raises(AttributeError):
-                frame.extra = 1  # type: ignore[attr-defined]
+                frame.copter_id = 9  # type: ignore[misc, union-attr]
+            assert not hasattr(frame, "__dict__")
 
     def test_frames_compare_and_hash_by_value_within_their_class(self) -> None:
         """
-        GIVEN the same datagram decoded twice, and the frame's own wire values as a plain tuple
+        GIVEN the same datagram decoded twice, its field values as a plain tuple, and a
+        SimpleTimeState and a TrueState
         WHEN they are compared and put in a set
-        THEN the two frames are equal with one hash, and the plain tuple equals neither.
+        THEN the two frames are equal with one hash, and neither the plain tuple nor a frame of
+        another class equals them.
         """
         first, second = rflysim.decode(true_state_bytes()), rflysim.decode(true_state_bytes())
         assert first == second
         assert not first != second  # noqa: SIM202 - __ne__ is defined separately from __eq__
         assert len({first, second}) == 1
-        assert first != tuple(first)
-        assert tuple(first) != first
+        assert first != dataclasses.astuple(first)  # type: ignore[comparison-overlap]
+        assert dataclasses.astuple(first) != first  # type: ignore[comparison-overlap]
+        assert rflysim.decode(simple_time_bytes()) != first
 
     def test_repr_copy_and_pickle_keep_the_fields(self) -> None:
         """
@@ -357,7 +519,7 @@ class TestProperties:
             assert outcome.reason in {"truncated", "trailing-bytes", "length", "checksum", "length-field"}
             assert str(outcome)
         else:
-            assert isinstance(outcome, SilIntFloat | TrueState | NetDataShort)
+            assert isinstance(outcome, rflysim.RflySimFrame)
 
     @given(
         st.sampled_from(
@@ -366,6 +528,10 @@ class TestProperties:
                 (struct.pack("<i", 1234567802), 120),
                 (struct.pack("<i", 123456789), 168),
                 (struct.pack("<ii", -1, 152), 200),
+                (struct.pack("<i", 1234567891), 112),
+                (struct.pack("<i", 1234567890), 264),
+                (struct.pack("<i", 1234567890), 32),
+                (struct.pack("<i", 1234567890), 12),
             ]
         ).flatmap(
             lambda head: st.binary(min_size=head[1] - len(head[0]), max_size=head[1] - len(head[0])).map(
@@ -381,13 +547,7 @@ class TestProperties:
         turns quiet; such packets are skipped).
         """
         assume(not has_float32_signalling_nan(data))
-        frame = rflysim.decode(data)
-        encoders = {
-            SilIntFloat: rflysim.encode_sil_int_float,
-            TrueState: rflysim.encode_true_state,
-            NetDataShort: rflysim.encode_net_data_short,
-        }
-        assert encoders[type(frame)](frame) == data  # type: ignore[operator]
+        assert rflysim.encode(rflysim.decode(data)) == data
 
     @given(
         st.builds(
