@@ -90,11 +90,18 @@ expect_in() {
 run_bare version --version || fail "--version failed"
 expect_in version "$VERSION"
 
-run_bare demo --demo --text --duration 3 || fail "--demo --text --duration 3 failed"
+# A few seconds are too short for the whole transmitter test: the verdict may be INCOMPLETE, whose
+# exit status is 4 (0 only for PASSED).
+verdict_run() {
+    local status=0
+    run_bare "$@" || status=$?
+    [ "$status" -eq 0 ] || [ "$status" -eq 4 ]
+}
+verdict_run demo --demo --text --duration 3 || fail "--demo --text --duration 3 failed"
 expect_in demo "CH1"
 
 # The German catalog must be inside the program: main() says so on stderr when it is not.
-run_bare german --demo --text --duration 2 --language de || fail "--language de failed"
+verdict_run german --demo --text --duration 2 --language de || fail "--language de failed"
 expect_in german "CH1"
 if grep -qF "continuing in English" "$work_dir/german.out"; then
     fail "the frozen program has no German catalog"
@@ -103,7 +110,7 @@ fi
 # mavutil loads the dialect named by MAVLINK_DIALECT with __import__ at run time; a dialect left
 # out of the program would make it try to generate one from XML and fail.
 extra_env=(MAVLINK20=1 MAVLINK_DIALECT=common)
-run_bare dialect --demo --text --duration 2 || fail "the MAVLink 2 'common' dialect does not load"
+verdict_run dialect --demo --text --duration 2 || fail "the MAVLink 2 'common' dialect does not load"
 expect_in dialect "CH1"
 extra_env=()
 

@@ -208,6 +208,8 @@ def _failsafe_timeout(inputs: FindingInputs) -> Iterable[Finding]:
         return
     name = table.failsafe_timeout
     known = name in inputs.values
+    if not known and name not in inputs.unavailable:
+        return  # still being read
     timeout = inputs.values.get(name, table.default_failsafe_timeout_s)
     if inputs.family is VehicleFamily.PLANE:
         message = _(
