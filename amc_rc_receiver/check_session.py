@@ -6,11 +6,17 @@ Both front ends (terminal and window) drive the same session object, so the wiri
 embedded demo (vehicle -> relay -> physics back end) and of user-supplied bridges lives in one
 place.  Every method returns a readable error string instead of raising, in the same style as
 `FlightController.connect`, because the callers show errors to a person.
+
+The window connects on a worker thread while its Tk thread adds bridges, so the relay list is
+guarded by a lock, and the session keeps one bridge monitor for its whole life, adding and
+removing relays: rebuilding it would reset every link's statistics, and a rebuild racing another
+could drop a link from the panel.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 
@@ -46,6 +52,8 @@ class CheckSession:
         self._model: RCReceiverDataModel | None = None
         self.demo: DemoSystem | None = None
         self._bridge_relays: list[UdpRelay] = []
+        # Guards ``demo`` and ``_bridge_relays`` between the connect worker and the Tk thread.
+        self._relays_lock = threading.RLock()
         self.monitor = BridgeMonitor([], clock=clock)
 
     @property
@@ -57,11 +65,9 @@ class CheckSession:
 
     @property
     def relays(self) -> tuple[UdpRelay, ...]:
-        demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
-        return demo_relays + tuple(self._bridge_relays)
-
-    def _rebuild_monitor(self) -> None:
-        self.monitor = BridgeMonitor(list(self.relays), clock=self._clock)
+        with self._relays_lock:
+            demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
+            return demo_relays + tuple(self._bridge_relays)
 
     def add_bridge(self, spec: BridgeSpec) -> str:
         """Start a relay for ``spec``; ``""`` on success or why it could not start."""
@@ -85,29 +91,32 @@ class CheckSession:
                 protocol=spec.protocol,
                 error=error.strerror or error,
             )
-        self._bridge_relays.append(relay)
-        self._rebuild_monitor()
+        with self._relays_lock:
+            self._bridge_relays.append(relay)
+            self.monitor.add_relays([relay])
         return ""
 
     def start_demo(self) -> str:
         """Start the embedded simulated vehicle (idempotent); ``""`` or a readable error."""
-        if self.demo is not None:
-            return ""
-        demo = DemoSystem(rssi_source=lambda: demo_receiver_rssi(demo.transmitter_on, self._clock()))
-        try:
-            demo.start()
-        except OSError as error:
-            demo.stop()
-            return _("The simulated vehicle could not start: {error}").format(error=error)
-        self.demo = demo
-        self._rebuild_monitor()
+        with self._relays_lock:
+            if self.demo is not None:
+                return ""
+            demo = DemoSystem(rssi_source=lambda: demo_receiver_rssi(demo.transmitter_on, self._clock()))
+            try:
+                demo.start()
+            except OSError as error:
+                demo.stop()
+                return _("The simulated vehicle could not start: {error}").format(error=error)
+            self.demo = demo
+            self.monitor.add_relays(demo.relays)
         return ""
 
     def stop_demo(self) -> None:
-        if self.demo is not None:
-            self.demo.stop()
-            self.demo = None
-            self._rebuild_monitor()
+        with self._relays_lock:
+            demo, self.demo = self.demo, None
+            if demo is not None:
+                self.monitor.remove_relays(demo.relays)
+                demo.stop()
 
     def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str:
         """Connect to ``device`` (or the embedded demo for ``"demo"``); ``""`` or a readable error.
@@ -144,7 +153,8 @@ class CheckSession:
         finally:
             self.flight_controller.disconnect()
             self.stop_demo()
-            for relay in self._bridge_relays:
+            with self._relays_lock:
+                relays, self._bridge_relays = self._bridge_relays, []
+                self.monitor.remove_relays(relays)
+            for relay in relays:
                 relay.stop()
-            self._bridge_relays.clear()
-            self._rebuild_monitor()

@@ -7,12 +7,21 @@ ids (``link:<name>`` and ``link:<name>/<direction>``) and are rewritten in place
 formatted text changes, so a busy bridge costs a few string comparisons per tick.  One ``after()``
 timer polls the monitor while the panel is active; while collapsed the latest snapshot is only
 kept, and drawn when the panel opens again.
+
+The panel is a narrow side pane, so its layout follows its width: the main figures (packets/s,
+then decode errors with their reasons) are the first columns, and the tree sizes them to fill what
+is visible whenever it is resized; a cell whose list of reasons does not fit shows the reasons
+that do, whole, and says how many more there are (the selected row is spelled out in full below
+the tree).  The summary, status and details lines wrap at the panel's width, never narrower than
+their longest word, so Tk never has to break a word.
 """
 
 from __future__ import annotations
 
+import contextlib
 import tkinter as tk
-from collections.abc import Callable
+import tkinter.font as tkfont
+from collections.abc import Callable, Sequence
 from tkinter import ttk
 from typing import Protocol
 
@@ -28,35 +37,55 @@ from amc_rc_receiver.sim_bridge.snapshot import (
 
 DEFAULT_TICK_MS = 250
 
+# The main figures come first, so they are what a narrow pane shows without scrolling.
 COLUMNS = (
+    "packets_per_s",
+    "decode_errors",
+    "age",
+    "bytes_per_s",
     "protocol",
     "endpoints",
-    "packets_per_s",
-    "bytes_per_s",
-    "age",
-    "decode_errors",
     "sequence",
     "senders",
     "last_frame",
     "warnings",
 )
 _COLUMN_WIDTHS = {
+    "packets_per_s": 74,
+    "decode_errors": 240,
+    "age": 80,
+    "bytes_per_s": 90,
     "protocol": 170,
     "endpoints": 260,
-    "packets_per_s": 80,
-    "bytes_per_s": 90,
-    "age": 80,
-    "decode_errors": 200,
     "sequence": 190,
     "senders": 170,
     "last_frame": 320,
     "warnings": 260,
 }
+_TREE_COLUMN_WIDTH = 180
+# How the visible width is shared: the link/direction names get 32 % (within these bounds),
+# the decode errors what is left beside the packet rate (within these bounds).
+_TREE_COLUMN_SHARE = 0.32
+_TREE_COLUMN_BOUNDS = (110, 180)
+_ERRORS_BOUNDS = (140, 360)
+# Treeview cells pad their text on both sides; a text must fit inside that.
+_CELL_PADDING = 10
+# A row's text in the tree column starts after its open/close indicator, and a direction row's
+# one indent further; the indent is kept small, since the tree column is narrow.
+_INDICATOR = 18
+_INDENT = 12
+_TREE_STYLE = "BridgePanel.Treeview"
+# The tree's border, on both sides, is part of its width but shows no cells.
+_TREE_BORDERS = 4
+_MIN_WRAP = 80
+_MEASURE_CACHE = 2048
+_LABEL_MARGIN = 12
 
 PROTOCOL_SITL = "ardupilot-json"
 PROTOCOL_RFLYSIM = "rflysim"
 PROTOCOL_XRP = "xrp"
 
+_ELLIPSIS = "…"
 _EXPANDED_MARK = "▾"
 _COLLAPSED_MARK = "▸"
 
@@ -74,7 +103,7 @@ def _column_headings() -> dict[str, str]:
         "packets_per_s": _("Packets/s"),
         "bytes_per_s": _("Bytes/s"),
         "age": _("Last packet"),
-        "decode_errors": _("Decode errors"),
+        "decode_errors": _("Errors"),
         "sequence": _("Sequence checks"),
         "senders": _("Senders"),
         "last_frame": _("Last decoded frame"),
@@ -90,8 +119,69 @@ def direction_item_id(link_name: str, direction: Direction) -> str:
     return "link:" + link_name + "/" + direction.value
 
 
+def _count_parts(pairs: tuple[tuple[str, int], ...]) -> list[str]:
+    return [_("{reason} ×{count}").format(reason=reason, count=count) for reason, count in pairs]
+
+
 def _counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(_("{reason} ×{count}").format(reason=reason, count=count) for reason, count in pairs)
+    return ", ".join(_count_parts(pairs))
+
+
+class _Cell(str):
+    """A cell's full text that can shorten itself, by whole items, to fit a column.
+
+    It is the full text wherever a string is used (row comparison, the details line); only the
+    tree shows ``fitted()``: ``head`` plus as many ``items`` as fit, then how many more there are.
+    """
+
+    head: str = ""
+    items: tuple[str, ...] = ()
+
+    @classmethod
+    def with_items(cls, full: str, items: Sequence[str], head: str = "") -> _Cell:
+        cell = cls(full)
+        cell.head = head
+        cell.items = tuple(items)
+        return cell
+
+    def fitted(self, width: int, measure: Callable[[str], int]) -> str:
+        if not self.items or measure(self) <= width:
+            return str(self)
+        # As many whole items as fit, saying how many more there are, or only that there are more.
+        for shown in range(len(self.items), 0, -1):
+            rest = len(self.items) - shown
+            tails = [[_("+{count} more").format(count=rest)], [_ELLIPSIS]] if rest else [[]]
+            for tail in tails:
+                text = self.head + ", ".join([*self.items[:shown], *tail])
+                if measure(text) <= width:
+                    return text
+        tail = [_ELLIPSIS] if len(self.items) > 1 else []
+        return self.head + ", ".join([self.items[0], *tail])
+
+
+def _fit_words(text: str, width: int, measure: Callable[[str], int]) -> str:
+    """``text``, or as many of its whole words as fit followed by an ellipsis.
+
+    Only a first word that cannot fit alone is shortened inside, and then visibly, with the
+    ellipsis, rather than cut off by the column's edge.
+    """
+    if measure(text) <= width:
+        return text
+    words = text.split(" ")
+    for count in range(len(words) - 1, 0, -1):
+        shortened = " ".join(words[:count]) + " " + _ELLIPSIS
+        if measure(shortened) <= width:
+            return shortened
+    first = words[0]
+    for end in range(len(first) - 1, 0, -1):
+        shortened = first[:end] + _ELLIPSIS
+        if measure(shortened) <= width:
+            return shortened
+    return text
+
+
+def _fit(text: str, width: int, measure: Callable[[str], int]) -> str:
+    return text.fitted(width, measure) if isinstance(text, _Cell) else text
 
 
 def _protocol_text(link: LinkSnapshot) -> str:
@@ -115,12 +205,18 @@ def _endpoints_text(link: LinkSnapshot) -> str:
 
 
 def _link_errors_text(link: LinkSnapshot) -> str:
+    relay = _count_parts(link.relay_errors)
     parts: list[str] = []
-    if link.relay_errors:
-        parts.append(_("relay: {errors}").format(errors=_counts_text(link.relay_errors)))
+    items: list[str] = []
+    if relay:
+        parts.append(_("relay: {errors}").format(errors=", ".join(relay)))
+        # Short of room the column alone says these are errors; the details line keeps "relay:".
+        items.extend(relay)
     if link.dropped_captures:
-        parts.append(_("{count} captures dropped").format(count=link.dropped_captures))
-    return "; ".join(parts)
+        dropped = _("{count} captures dropped").format(count=link.dropped_captures)
+        parts.append(dropped)
+        items.append(dropped)
+    return _Cell.with_items("; ".join(parts), items)
 
 
 def _sequence_text(protocol: str, counters: DirectionSnapshot) -> str:
@@ -158,9 +254,9 @@ def _direction_values(link: LinkSnapshot, counters: DirectionSnapshot) -> tuple[
     protocol = link.detected_protocol or link.protocol
     errors = str(counters.decode_error_total)
     if counters.decode_errors:
-        errors = _("{total}: {reasons}").format(
-            total=counters.decode_error_total, reasons=_counts_text(counters.decode_errors)
-        )
+        reasons = _count_parts(counters.decode_errors)
+        head = _("{total}: ").format(total=counters.decode_error_total)
+        errors = _Cell.with_items(head + ", ".join(reasons), reasons, head)
     age = (
         _("never")
         if counters.last_packet_age_s is None
@@ -178,18 +274,22 @@ def _direction_values(link: LinkSnapshot, counters: DirectionSnapshot) -> tuple[
         )
         frame = counters.last_frame.kind + (": " + fields if fields else "")
         warnings = "; ".join(counters.last_frame.warnings)
-    return (
-        "",
-        _("from {sender}").format(sender=counters.last_sender) if counters.last_sender else "",
-        _("{rate:.1f}").format(rate=counters.packets_per_s),
-        _("{rate:.0f}").format(rate=counters.bytes_per_s),
-        age,
-        errors,
-        _sequence_text(protocol, counters),
-        senders,
-        frame,
-        warnings,
+    return _in_column_order(
+        protocol="",
+        endpoints=_("from {sender}").format(sender=counters.last_sender) if counters.last_sender else "",
+        packets_per_s=_("{rate:.1f}").format(rate=counters.packets_per_s),
+        bytes_per_s=_("{rate:.0f}").format(rate=counters.bytes_per_s),
+        age=age,
+        decode_errors=errors,
+        sequence=_sequence_text(protocol, counters),
+        senders=senders,
+        last_frame=frame,
+        warnings=warnings,
     )
+
+
+def _in_column_order(**cells: str) -> tuple[str, ...]:
+    return tuple(cells[column] for column in COLUMNS)
 
 
 def _link_values(link: LinkSnapshot) -> tuple[str, ...]:
@@ -198,17 +298,19 @@ def _link_values(link: LinkSnapshot) -> tuple[str, ...]:
         if link.unexpected_senders
         else ""
     )
-    return (
-        _protocol_text(link),
-        _endpoints_text(link),
-        _("{rate:.1f}").format(rate=link.from_peer.packets_per_s + link.from_target.packets_per_s),
-        _("{rate:.0f}").format(rate=link.from_peer.bytes_per_s + link.from_target.bytes_per_s),
-        "",
-        _link_errors_text(link),
-        "",
-        unexpected,
-        "",
-        "",
+    return _in_column_order(
+        protocol=_protocol_text(link),
+        endpoints=_endpoints_text(link),
+        packets_per_s=_("{rate:.1f}").format(
+            rate=link.from_peer.packets_per_s + link.from_target.packets_per_s
+        ),
+        bytes_per_s=_("{rate:.0f}").format(rate=link.from_peer.bytes_per_s + link.from_target.bytes_per_s),
+        age="",
+        decode_errors=_link_errors_text(link),
+        sequence="",
+        senders=unexpected,
+        last_frame="",
+        warnings="",
     )
 
 
@@ -222,6 +324,22 @@ def _summary_text(snapshot: BridgeSnapshot) -> str:
     return _("{links} links, {packets:.1f} packets/s, {errors} decode errors").format(
         links=len(snapshot.links), packets=packets, errors=errors
     )
+
+
+def _tree_font(tree: ttk.Treeview) -> tkfont.Font:
+    name = str(ttk.Style(tree).lookup("Treeview", "font") or "TkDefaultFont")
+    try:
+        return tkfont.nametofont(name, root=tree)
+    except tk.TclError:  # a font description rather than a named font
+        return tkfont.Font(root=tree, font=name)
+
+
+def _label_font(label: ttk.Label) -> tkfont.Font:
+    name = str(label.cget("font") or ttk.Style(label).lookup("TLabel", "font") or "TkDefaultFont")
+    try:
+        return tkfont.nametofont(name, root=label)
+    except tk.TclError:
+        return tkfont.Font(root=label, font=name)
 
 
 class BridgePanel(ttk.Frame):
@@ -242,38 +360,56 @@ class BridgePanel(ttk.Frame):
         self._expanded = expanded
         self._last_snapshot: BridgeSnapshot | None = None
         self._rendered_snapshot: BridgeSnapshot | None = None
-        # (tree text, values) per item id, so unchanged rows never reach Tk.
+        # Full (tree text, values) per item id, so unchanged rows never reach Tk, and what the
+        # tree shows of them (fitted to the column widths).
         self._rows: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._tree_rows: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._row_order: list[str] = []
         self._drawn_links: dict[str, LinkSnapshot] = {}
         self._shown: dict[tuple[tk.Misc, str], object] = {}
         self._monitor_error: str | None = None
+        # The tree's width once Tk has laid it out; until then cells show their full text.
+        self._visible_width: int | None = None
+        self._relayout_pending: str | None = None
+        self._widths: dict[tuple[str, str], int] = {}
+        self._label_fonts: dict[ttk.Label, tkfont.Font] = {}
+        # Per wrapping label: the room it had at the last relayout, and the wrap length it has.
+        self._available: dict[ttk.Label, int] = {}
+        self._wraps: dict[ttk.Label, int] = {}
         # Counts writes that reached Tk; lets tests and benchmarks see that idle renders are free.
         self.widget_updates = 0
 
-        header = ttk.Frame(self)
-        header.pack(fill=tk.X)
-        self.toggle_button = ttk.Button(header, text=self._toggle_text(), command=self.toggle)
+        self.header = ttk.Frame(self)
+        self.header.pack(fill=tk.X)
+        self.toggle_button = ttk.Button(self.header, text=self._toggle_text(), command=self.toggle)
         self.toggle_button.pack(side=tk.LEFT)
-        self.summary = ttk.Label(header, text=_("no links"))
-        self.summary.pack(side=tk.LEFT, padx=8)
+        self.summary = ttk.Label(self.header, text=_("no links"), justify=tk.LEFT)
+        self.summary.pack(side=tk.LEFT, padx=8, fill=tk.X, expand=True)
 
         self.body = ttk.Frame(self)
-        self.status = ttk.Label(self.body, text="", foreground="#c62828")
+        self.status = ttk.Label(self.body, text="", foreground="#c62828", justify=tk.LEFT)
         self.status.pack(fill=tk.X, anchor=tk.W)
         tree_frame = ttk.Frame(self.body)
         tree_frame.pack(fill=tk.BOTH, expand=True)
-        self.tree = ttk.Treeview(tree_frame, columns=COLUMNS, height=8, selectmode=tk.BROWSE)
+        ttk.Style(self).configure(_TREE_STYLE, indent=_INDENT)
+        self.tree = ttk.Treeview(
+            tree_frame, columns=COLUMNS, height=8, selectmode=tk.BROWSE, style=_TREE_STYLE
+        )
         self.tree.heading("#0", text=_("Link / direction"), anchor=tk.W)
-        self.tree.column("#0", width=180, stretch=False)
+        self.tree.column("#0", width=_TREE_COLUMN_WIDTH, stretch=False)
         for column, heading in _column_headings().items():
             self.tree.heading(column, text=heading, anchor=tk.W)
             self.tree.column(column, width=_COLUMN_WIDTHS[column], stretch=False, anchor=tk.W)
         grid_with_scrollbars(tree_frame, self.tree)
+        self._font = _tree_font(self.tree)
         # Columns are narrow; the selected row is spelled out in full here.
         self.details = ttk.Label(self.body, text="", justify=tk.LEFT, wraplength=900)
         self.details.pack(fill=tk.X, anchor=tk.W, pady=(2, 0))
         self.tree.bind("<<TreeviewSelect>>", self._on_select)
+        self.tree.bind("<Configure>", self._tree_resized, add="+")
+        # The summary's room is what the button leaves of the header: follow all three.
+        for widget in (self, self.header, self.toggle_button):
+            widget.bind("<Configure>", self._schedule_relayout, add="+")
         if expanded:
             self.body.pack(fill=tk.BOTH, expand=True)
 
@@ -324,6 +460,10 @@ class BridgePanel(ttk.Frame):
     def destroy(self) -> None:
         self._timer.close()
         self._destroyed = True
+        if self._relayout_pending is not None:
+            with contextlib.suppress(tk.TclError):
+                self.after_cancel(self._relayout_pending)
+            self._relayout_pending = None
         super().destroy()
 
     def _tick(self) -> None:
@@ -394,6 +534,7 @@ class BridgePanel(ttk.Frame):
                 self.tree.delete(item_id)
                 self.widget_updates += 1
             self._rows.pop(item_id, None)
+            self._tree_rows.pop(item_id, None)
             changed = True
         if wanted != self._row_order:
             self._reorder(snapshot)
@@ -407,13 +548,100 @@ class BridgePanel(ttk.Frame):
         previous = self._rows.get(item_id)
         if previous == row:
             return False
-        if previous is None:
-            self.tree.insert(parent_id, tk.END, iid=item_id, text=text, values=values, open=True)
-        else:
-            self.tree.item(item_id, text=text, values=values)
         self._rows[item_id] = row
+        shown = self._fitted(row, child=bool(parent_id))
+        if previous is None:
+            self.tree.insert(parent_id, tk.END, iid=item_id, text=shown[0], values=shown[1], open=True)
+        else:
+            self.tree.item(item_id, text=shown[0], values=shown[1])
+        self._tree_rows[item_id] = shown
         self.widget_updates += 1
         return True
+
+    # ----------------------------------------------------------------- layout
+
+    def _measure(self, text: str, font: tkfont.Font | None = None) -> int:
+        # Names, reasons and words repeat tick after tick; each Tk call also yields the interpreter
+        # lock to the busy relay threads, so a cached width saves more than the call itself.
+        font = self._font if font is None else font
+        key = (str(font), text)
+        width = self._widths.get(key)
+        if width is None:
+            if len(self._widths) >= _MEASURE_CACHE:
+                self._widths.clear()
+            width = self._widths[key] = int(font.measure(text))
+        return width
+
+    def _fitted(self, row: tuple[str, tuple[str, ...]], *, child: bool) -> tuple[str, tuple[str, ...]]:
+        """What the tree shows of a row: lists of reasons cut, by whole items, to their column."""
+        if self._visible_width is None:
+            return row
+        text, values = row
+        fitted = tuple(
+            _fit(value, int(self.tree.column(column, "width")) - _CELL_PADDING, self._measure)
+            for column, value in zip(COLUMNS, values, strict=True)
+        )
+        offset = _INDICATOR + (_INDENT if child else 0)
+        names = int(self.tree.column("#0", "width")) - offset - _CELL_PADDING // 2
+        return _fit_words(text, names, self._measure), fitted
+
+    def _tree_resized(self, event: tk.Event[tk.Misc]) -> None:
+        width = int(event.width)
+        if width <= 1 or width == self._visible_width:
+            return
+        self._visible_width = width
+        # The names get a share of the width, the packet rate its own, the errors the rest, so the
+        # main figures are what a narrow pane shows; the other columns follow to the right.
+        names = min(_TREE_COLUMN_BOUNDS[1], max(_TREE_COLUMN_BOUNDS[0], int(width * _TREE_COLUMN_SHARE)))
+        rate = _COLUMN_WIDTHS["packets_per_s"]
+        errors = min(_ERRORS_BOUNDS[1], max(_ERRORS_BOUNDS[0], width - _TREE_BORDERS - names - rate))
+        self.tree.column("#0", width=names)
+        self.tree.column("decode_errors", width=errors)
+        for item_id, row in self._rows.items():
+            shown = self._fitted(row, child=bool(self.tree.parent(item_id)))
+            if self._tree_rows.get(item_id) != shown and self.tree.exists(item_id):
+                self.tree.item(item_id, text=shown[0], values=shown[1])
+                self._tree_rows[item_id] = shown
+                self.widget_updates += 1
+
+    def _schedule_relayout(self, _event: object = None) -> None:
+        # After every pending resize has been handled, so these wrap lengths are the last word.
+        if self._relayout_pending is None and not self._destroyed:
+            self._relayout_pending = self.after_idle(self._relayout)
+
+    def _relayout(self) -> None:
+        self._relayout_pending = None
+        if self._destroyed:
+            return
+        width = self.winfo_width()
+        if width <= 1:
+            return
+        self._available[self.summary] = self.header.winfo_width() - self.toggle_button.winfo_width() - 2 * 8
+        for label in (self.status, self.details):
+            self._available[label] = width - _LABEL_MARGIN
+        for label in (self.summary, self.status, self.details):
+            # Someone else (the window) may have set a wrap length meanwhile: compare with Tk's.
+            self._wraps[label] = int(str(label.cget("wraplength")) or 0)
+            self._wrap(label, str(label.cget("text")))
+
+    def _wrap(self, label: ttk.Label, text: str) -> None:
+        """Wrap at the room the label has, but never inside a word: Tk would break a longer one.
+
+        Called on every new text, so it reads no Tk state: widths come from the cache, the room
+        and the current wrap length from the last relayout.
+        """
+        available = self._available.get(label)
+        if available is None:
+            return  # not laid out yet; the first relayout wraps it
+        font = self._label_fonts.get(label)
+        if font is None:
+            font = self._label_fonts[label] = _label_font(label)
+        longest = max((self._measure(word, font) for word in set(text.split())), default=0)
+        wrap = max(_MIN_WRAP, available, longest)
+        if self._wraps.get(label) != wrap:
+            label.configure(wraplength=wrap)
+            self._wraps[label] = wrap
+            self.widget_updates += 1
 
     def _reorder(self, snapshot: BridgeSnapshot) -> None:
         for index, link in enumerate(snapshot.links):
@@ -446,3 +674,6 @@ class BridgePanel(ttk.Frame):
         self._shown[key] = value
         widget.configure({option: value})
         self.widget_updates += 1
+        if option == "text" and isinstance(widget, ttk.Label) and widget in self._available:
+            # A new text may hold a longer word than the wrap length allows for.
+            self._wrap(widget, str(value))

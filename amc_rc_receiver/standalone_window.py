@@ -70,7 +70,12 @@ _COLLAPSED_MARGIN = 16
 
 
 class _SessionMonitor:
-    """Polls whichever monitor the session has now (it builds a new one when its relays change)."""
+    """Polls the session's monitor, which gains and loses links as relays start and stop.
+
+    The connect worker (starting the demo) and ``add_bridges`` on the Tk thread may change the
+    session's relays at the same moment; the session serialises that and never replaces its
+    monitor, so no link vanishes and no link's statistics restart.
+    """
 
     def __init__(self, session: CheckSession) -> None:
         self._session = session

@@ -102,6 +102,10 @@ def format_status_line(state: RCReceiverState) -> str:
     return " | ".join(parts)
 
 
+def _counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(_("{reason} ×{count}").format(reason=reason, count=count) for reason, count in pairs)
+
+
 def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
     text = _("{arrow} {packets} pkts {rate:.1f}/s {bps:.0f} B/s, {errors} decode errors").format(
         arrow=arrow,
@@ -110,6 +114,8 @@ def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
         bps=direction.bytes_per_s,
         errors=direction.decode_error_total,
     )
+    if direction.decode_errors:
+        text += " (" + _counts_text(direction.decode_errors) + ")"
     extras = []
     if direction.frame_repeats or direction.frame_gaps or direction.frame_resets:
         extras.append(
@@ -130,14 +136,30 @@ def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
     return text
 
 
+def _link_problems(link: LinkSnapshot) -> list[str]:
+    """The link-level problems the window shows in the link row: relay errors, drops, strangers."""
+    problems = []
+    if link.relay_errors:
+        problems.append(_("relay: {errors}").format(errors=_counts_text(link.relay_errors)))
+    if link.dropped_captures:
+        problems.append(_("{count} captures dropped").format(count=link.dropped_captures))
+    if link.unexpected_senders:
+        problems.append(_("unexpected senders: {count}").format(count=link.unexpected_senders))
+    return problems
+
+
 def format_link_summary(link: LinkSnapshot) -> str:
     protocol = link.detected_protocol or link.protocol
-    return _("bridge {name} [{protocol}]: {from_peer}; {from_target}").format(
+    text = _("bridge {name} [{protocol}]: {from_peer}; {from_target}").format(
         name=link.name,
         protocol=protocol,
         from_peer=_direction_summary(link.from_peer, "->"),
         from_target=_direction_summary(link.from_target, "<-"),
     )
+    problems = _link_problems(link)
+    if problems:
+        text += " | " + "; ".join(problems)
+    return text
 
 
 def format_bridge_summary(snapshot: BridgeSnapshot) -> list[str]:

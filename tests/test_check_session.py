@@ -5,11 +5,15 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 
 from amc_rc_receiver.bridge_spec import parse_bridge_spec
 from amc_rc_receiver.check_session import CheckSession, demo_receiver_rssi
 from amc_rc_receiver.sim_bridge.ardupilot_json import encode_servo_packet
+from amc_rc_receiver.sim_bridge.demo import DEMO_RELAY_NAME
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from tests.support.udp import DEADLINE_S, udp_socket, wait_for
 
 
 def test_a_user_bridge_relays_and_is_monitored() -> None:
@@ -85,3 +89,83 @@ def test_closing_twice_is_harmless() -> None:
     session.close()
     session.close()
     assert session.demo is None
+
+
+# --------------------------------------------------------------------------- bridges and the demo together
+
+
+def _servo_to(relay: UdpRelay, sender: socket.socket, frame_count: int) -> None:
+    sender.sendto(encode_servo_packet(50, frame_count, [1500] * 16), relay.listen_address)
+
+
+def test_starting_the_demo_keeps_the_statistics_of_a_running_bridge() -> None:
+    """GIVEN a session whose listen-only bridge has counted 3 servo packets
+    WHEN the embedded demo starts and later stops
+    THEN the bridge's link still shows its 3 packets and its last frame, beside the demo's link."""
+    sender = udp_socket()
+    session = CheckSession()
+    try:
+        assert session.add_bridge(parse_bridge_spec("ardupilot-json,127.0.0.1:0")) == ""
+        (bridge,) = session.relays
+        for frame in (1, 2, 3):
+            _servo_to(bridge, sender, frame)
+
+        def third_frame_shown() -> bool:
+            frame = session.monitor.poll().links[0].from_peer.last_frame
+            return frame is not None and ("frame count", "3") in frame.fields
+
+        wait_for(third_frame_shown, "the third frame shown")
+        before = session.monitor.poll().links[0].from_peer
+
+        assert session.start_demo() == ""
+        with_demo = session.monitor.poll()
+        session.stop_demo()
+        after = session.monitor.poll()
+    finally:
+        session.close()
+        sender.close()
+
+    assert sorted(link.name for link in with_demo.links) == sorted([bridge.config.name, DEMO_RELAY_NAME])
+    kept = next(link for link in with_demo.links if link.name == bridge.config.name).from_peer
+    assert (kept.packets, kept.last_frame) == (3, before.last_frame)
+    assert [link.name for link in after.links] == [bridge.config.name]
+    assert (after.links[0].from_peer.packets, after.links[0].from_peer.last_frame) == (3, before.last_frame)
+
+
+def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes() -> None:
+    """GIVEN the demo starting on a worker thread (as the window's connect does)
+    WHEN a bridge is added on the main thread just while the worker sets up the session's monitor
+    THEN the monitor ends up with both the demo's link and the bridge's.
+
+    The session's clock (the one thing a test may script) holds the worker at its first reading,
+    which is where a monitor is being built, until the bridge has been added: the interleaving that
+    made a --bridge vanish from the panel, made certain instead of left to chance.
+    """
+    worker_reads_clock = threading.Event()
+    bridge_added = threading.Event()
+    worker: list[threading.Thread] = []
+
+    def clock() -> float:
+        if worker and threading.current_thread() is worker[0] and not worker_reads_clock.is_set():
+            worker_reads_clock.set()
+            bridge_added.wait(DEADLINE_S)
+        return time.monotonic()
+
+    session = CheckSession(clock=clock)
+    errors: list[str] = []
+    worker.append(threading.Thread(target=lambda: errors.append(session.start_demo())))
+    try:
+        worker[0].start()
+        while not worker_reads_clock.wait(0.01) and worker[0].is_alive():
+            pass
+        assert session.add_bridge(parse_bridge_spec("xrp,127.0.0.1:0")) == ""
+        bridge_name = next(relay.config.name for relay in session.relays if relay.config.protocol == "xrp")
+        bridge_added.set()
+        worker[0].join(DEADLINE_S)
+        names = sorted(link.name for link in session.monitor.poll().links)
+    finally:
+        bridge_added.set()
+        session.close()
+
+    assert errors == [""]
+    assert names == sorted([bridge_name, DEMO_RELAY_NAME])

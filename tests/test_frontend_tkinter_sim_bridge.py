@@ -472,3 +472,35 @@ def test_real_relay_traffic_appears_in_the_panel(root: tk.Tk) -> None:
     finally:
         sender.close()
         relay.stop()
+
+
+# --------------------------------------------------------------------------- a narrow pane
+
+
+def test_a_narrow_panel_shows_the_main_figures_first_and_cuts_reason_lists_by_whole_reasons(
+    root: tk.Tk, panel: BridgePanel
+) -> None:
+    """
+    GIVEN a direction with three decode-error reasons in a panel 420 px wide
+    WHEN it is rendered
+    THEN packets/s and the errors are the first columns, the errors cell shows the total and whole
+    reasons followed by how many more there are, and selecting the row spells out every reason.
+    """
+    reasons = (("wrong magic", 20), ("truncated", 12), ("bad checksum", 3))
+    link = sitl_link(from_peer=replace(sitl_link().from_peer, decode_errors=reasons))
+    root.geometry("420x300")
+    panel.render(BridgeSnapshot((link,)))
+    row = direction_item_id("sitl", Direction.FROM_PEER)
+    assert pump_until(root, lambda: 1 < panel.tree.winfo_width() <= 420)
+    root.update()
+
+    cell = values(panel, row)["decode_errors"]
+    panel.tree.selection_set(row)
+    root.update()
+
+    assert list(panel.tree["columns"])[:2] == ["packets_per_s", "decode_errors"]
+    assert cell.startswith("35: wrong magic ×20, ")
+    shown = cell.removeprefix("35: ").split(", ")
+    assert shown[:-1] == [f"{reason} ×{count}" for reason, count in reasons][: len(shown) - 1]
+    assert shown[-1] in ("+1 more", "+2 more", "…")
+    assert "Errors: 35: wrong magic ×20, truncated ×12, bad checksum ×3" in panel.details.cget("text")

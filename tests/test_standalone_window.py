@@ -30,6 +30,7 @@ from amc_rc_receiver.frontend_tkinter_connection_bar import (
 from amc_rc_receiver.param_file import read_example_receiver_params
 from amc_rc_receiver.plugin_host import ViewState
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
+from amc_rc_receiver.sim_bridge.demo import DEMO_RELAY_NAME
 from amc_rc_receiver.standalone_window import StandaloneWindow, run_window
 
 DEADLINE_S = 15.0
@@ -187,8 +188,8 @@ def test_collapsing_the_bridge_panel_gives_its_width_to_the_receiver_step(window
 def test_connecting_to_the_demo_shows_live_channels_and_its_bridge_traffic(window: StandaloneWindow) -> None:
     """GIVEN a window WHEN the demo is chosen and Connect pressed THEN channels go live.
 
-    The bridge panel picks up the demo's relay although the session built a new monitor for it,
-    and the demo's transmitter switch appears.
+    The bridge panel picks up the demo's relay as the session adds it to its monitor, and the
+    demo's transmitter switch appears.
     """
     bar = window.connection_bar
     bar.device_var.set(demo_choice_text())
@@ -405,6 +406,28 @@ def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
     assert session_threads(before) == []
     with pytest.raises(tk.TclError):
         root.winfo_exists()
+
+
+@pytest.mark.slow
+def test_a_bridge_added_while_the_demo_connects_stays_in_the_panel_with_its_counts(
+    window: StandaloneWindow,
+) -> None:
+    """GIVEN a listen-only bridge added right after Connect, as run_window does with --demo --bridge
+    WHEN the demo has connected THEN the panel shows the demo's link and the bridge's link, and the
+    packet the bridge counted before the connect finished is still counted."""
+    window.connect(DEMO_DEVICE)
+    assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
+    bridge = next(relay for relay in window.session.relays if relay.config.protocol == "xrp")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        sender.bind(("127.0.0.1", 0))
+        sender.sendto(b"\x00\x01\x01", bridge.listen_address)
+        pump_until(window.root, lambda: bridge.counters().received_from_peer == 1, "the bridge's packet")
+    pump_until(window.root, lambda: not window.is_connecting, "the demo connected")
+
+    pump_until(window.root, lambda: len(window.bridge_panel.tree.get_children("")) == 2, "both links shown")
+    links = {link.name: link for link in window.session.monitor.poll().links}
+    assert set(links) == {bridge.config.name, DEMO_RELAY_NAME}
+    assert links[bridge.config.name].from_peer.packets == 1
 
 
 def test_a_bridge_that_cannot_listen_is_reported_in_the_window(window: StandaloneWindow) -> None:

@@ -130,9 +130,7 @@ def test_bridge_summary_names_the_link_and_counts_both_directions() -> None:
         peer="127.0.0.1:40000",
         listen_only=False,
         from_peer=DirectionSnapshot(Direction.FROM_PEER, packets=10, packets_per_s=50.0, frame_repeats=2),
-        from_target=DirectionSnapshot(
-            Direction.FROM_TARGET, packets=9, decode_errors=(("missing key", 1),)
-        ),
+        from_target=DirectionSnapshot(Direction.FROM_TARGET, packets=9, decode_errors=(("missing key", 1),)),
     )
     (line,) = format_bridge_summary(BridgeSnapshot(links=(link,)))
     assert line.startswith("bridge sitl [ardupilot-json]")
@@ -153,3 +151,31 @@ def test_log_mode_prints_events_immediately_and_status_at_a_cadence() -> None:
     text = out.getvalue()
     assert text.count("CH1") == 1
     assert "RC failsafe is now ACTIVE" in text
+
+
+def test_bridge_summary_gives_decode_error_reasons_and_relay_errors_as_the_window_does() -> None:
+    """GIVEN a link with decode errors by reason, ICMP reports, dropped captures and a stranger
+    WHEN summarised for the terminal THEN every reason and count is printed, as in the bridge panel."""
+    link = LinkSnapshot(
+        name="sitl",
+        protocol="ardupilot-json",
+        detected_protocol=None,
+        listen="127.0.0.1:9002",
+        target="127.0.0.1:9012",
+        peer=None,
+        listen_only=False,
+        from_peer=DirectionSnapshot(
+            Direction.FROM_PEER, packets=10, decode_errors=(("wrong magic", 2), ("truncated", 1))
+        ),
+        from_target=DirectionSnapshot(Direction.FROM_TARGET, packets=0),
+        unexpected_senders=4,
+        dropped_captures=12,
+        relay_errors=(("ICMP port unreachable", 3),),
+    )
+
+    (line,) = format_bridge_summary(BridgeSnapshot(links=(link,)))
+
+    assert "3 decode errors (wrong magic ×2, truncated ×1)" in line
+    assert "relay: ICMP port unreachable ×3" in line
+    assert "12 captures dropped" in line
+    assert "unexpected senders: 4" in line

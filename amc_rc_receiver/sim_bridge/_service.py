@@ -125,8 +125,14 @@ def drain_udp(
     handle: Callable[[bytes, Address], None],
     limit: int,
     buffer_size: int = 65536,
+    on_fault: Callable[[Exception], None] | None = None,
 ) -> None:
-    """Hand up to ``limit`` waiting datagrams to ``handle``; the limit keeps one wake-up bounded."""
+    """Hand up to ``limit`` waiting datagrams to ``handle``; the limit keeps one wake-up bounded.
+
+    With ``on_fault``, an exception from ``handle`` is passed to it (to be counted) and the next
+    datagram is handled: a network-facing loop must outlive any one datagram.  Without it the
+    exception propagates, as before.
+    """
     for _i in range(limit):
         try:
             data, sender = sock.recvfrom(buffer_size)
@@ -135,4 +141,10 @@ def drain_udp(
         except OSError:
             # e.g. Windows reports an earlier send's ICMP port-unreachable here; keep serving.
             continue
-        handle(data, (str(sender[0]), int(sender[1])))
+        if on_fault is None:
+            handle(data, (str(sender[0]), int(sender[1])))
+            continue
+        try:
+            handle(data, (str(sender[0]), int(sender[1])))
+        except Exception as error:  # counted by the caller; the loop goes on
+            on_fault(error)

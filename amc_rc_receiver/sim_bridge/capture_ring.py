@@ -3,8 +3,11 @@
 """A bounded, thread-safe ring of captured datagrams between a relay thread and its monitor.
 
 The relay thread only ever appends and the monitor only ever drains, so one short lock around a
-``deque(maxlen)`` is enough.  When the ring is full the oldest record is overwritten, because a
-live panel cares about the newest traffic, and every overwritten record is counted.
+``deque`` is enough.  The ring is bounded twice: in records and in bytes, where a record costs its
+payload plus a fixed allowance for the Python objects around it, so a flood of large datagrams
+holds no more memory than one of small ones.  When either bound is reached the oldest records
+are overwritten, because a live panel cares about the newest traffic, and every overwritten
+record is counted.
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ from dataclasses import dataclass
 
 from amc_rc_receiver.sim_bridge.snapshot import Direction
 
+DEFAULT_RING_RECORDS = 4096
+DEFAULT_RING_BYTES = 1 << 20
+# What one record costs beyond its payload on 64-bit CPython: the record, its bytes header and
+# the source address tuple with its string and integer (measured with tracemalloc, rounded up).
+RECORD_OVERHEAD_BYTES = 256
+
 
 @dataclass(frozen=True, slots=True)
 class CaptureRecord:
@@ -22,8 +31,9 @@ class CaptureRecord:
 
     ``data`` may be shorter than the datagram when the relay's recording limit cut it; then
     ``original_length`` holds the datagram's real size.  ``forwarded`` is False for datagrams the
-    relay refused to pass on (unexpected senders, replies before any peer, empty, oversize,
-    listen-only mode) so that the monitor can still show who is talking.
+    relay did not pass on (replies before any peer, listen-only mode).  ``protocol`` is the
+    protocol whose header checks the datagram passed in the relay thread (None when it failed
+    them, or was never checked), so the monitor knows which records are worth decoding.
     """
 
     timestamp: float
@@ -32,6 +42,7 @@ class CaptureRecord:
     data: bytes
     forwarded: bool = True
     original_length: int | None = None
+    protocol: str | None = None
 
     @property
     def length(self) -> int:
@@ -42,36 +53,60 @@ class CaptureRecord:
     def truncated(self) -> bool:
         return self.original_length is not None and self.original_length != len(self.data)
 
+    @property
+    def cost(self) -> int:
+        """The bytes this record is charged in a ring."""
+        return len(self.data) + RECORD_OVERHEAD_BYTES
+
 
 class CaptureRing:
-    """Fixed-capacity FIFO of :class:`CaptureRecord`; overwrites the oldest and counts the loss."""
+    """FIFO of :class:`CaptureRecord` bounded in records and in bytes; overwrites the oldest."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int = DEFAULT_RING_RECORDS, max_bytes: int = DEFAULT_RING_BYTES) -> None:
         if capacity < 1:
             raise ValueError(f"capture ring capacity must be at least 1, got {capacity}")
-        self._records: deque[CaptureRecord] = deque(maxlen=capacity)
+        if max_bytes < RECORD_OVERHEAD_BYTES + 1:
+            raise ValueError(f"capture ring byte limit must exceed {RECORD_OVERHEAD_BYTES}, got {max_bytes}")
+        self._records: deque[CaptureRecord] = deque()
+        self._capacity = capacity
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self._lock = threading.Lock()
         self._dropped = 0
 
     @property
     def capacity(self) -> int:
-        maxlen = self._records.maxlen
-        assert maxlen is not None  # set in __init__
-        return maxlen
+        return self._capacity
+
+    @property
+    def max_bytes(self) -> int:
+        return self._max_bytes
+
+    @property
+    def bytes(self) -> int:
+        """What the records held now are charged, never more than ``max_bytes``."""
+        return self._bytes
 
     @property
     def dropped(self) -> int:
-        """Records overwritten before anyone drained them."""
+        """Records overwritten (or refused for being larger than the ring) before anyone drained them."""
         return self._dropped
 
     def __len__(self) -> int:
         return len(self._records)
 
     def append(self, record: CaptureRecord) -> None:
+        cost = record.cost
         with self._lock:
-            if len(self._records) == self._records.maxlen:
+            if cost > self._max_bytes:
                 self._dropped += 1
-            self._records.append(record)
+                return
+            records = self._records
+            while records and (len(records) >= self._capacity or self._bytes + cost > self._max_bytes):
+                self._bytes -= records.popleft().cost
+                self._dropped += 1
+            records.append(record)
+            self._bytes += cost
 
     def drain(self, max_records: int) -> list[CaptureRecord]:
         """Remove and return up to ``max_records`` of the oldest records, oldest first."""
@@ -80,4 +115,6 @@ class CaptureRing:
         with self._lock:
             count = min(max_records, len(self._records))
             popleft = self._records.popleft
-            return [popleft() for _ in range(count)]
+            taken = [popleft() for _ in range(count)]
+            self._bytes -= sum(record.cost for record in taken)
+            return taken

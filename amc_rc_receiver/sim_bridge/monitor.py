@@ -1,32 +1,35 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Turn the relays' capture rings into immutable per-link traffic snapshots.
+"""Turn the relays' tallies and capture rings into immutable per-link traffic snapshots.
 
-Each ``poll()`` drains at most ``max_records_per_tick`` records in total (shared fairly across the
-relays), decodes them with the sans-IO codecs and folds them into fixed-size per-direction
-state: counters, a bucketed sliding rate window on the injected clock, bounded error tallies,
-SITL frame_count and XRP sequence bookkeeping, and the last decoded frame.  Only that last frame
-is formatted, and only when a snapshot is built, so per-tick work stays proportional to the
-records drained and per-link memory stays constant however long the link runs.
+Strategy: the UI thread's share of bridge work is bounded in time, whatever arrives.  Counting
+is not done here at all: each relay keeps exact tallies in its own thread (``traffic``), and a
+poll copies them, O(1) per link.  What is left is showing frames, and that is spent only where
+the panel shows it: a poll drains the capture rings in small chunks, keeping just the newest
+checked record of each direction, then fully decodes that one record per direction, once, and
+formats it once.  Both steps stop when the poll's time budget, read from an injectable work
+clock, runs out; what is left stays in the rings or waits as the pending frame and is done on
+the next poll.  Each step always makes some progress (one chunk, one decode) and rotates which
+link goes first, so nothing starves however small the budget.  A poll therefore costs at most
+the budget plus one chunk and one decode, plus O(links) to build the snapshot.
+
+Decode errors are the relay's header-level checks of every datagram (exact), plus the content
+errors (JSON keys and values, XRP blocks) found in the frames decoded for display.  Every error
+tally is capped in distinct reasons, frame summaries are capped in size, and a fault anywhere
+(a decoder bug, a relay that cannot report) is counted and never ends polling.
 """
 
 from __future__ import annotations
 
-import math
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.capture_ring import CaptureRecord
-from amc_rc_receiver.sim_bridge.detect import (
-    ARDUPILOT_JSON,
-    AUTO,
-    RFLYSIM,
-    XRP,
-    detect_protocol,
-    looks_like_json,
-)
+from amc_rc_receiver.sim_bridge.detect import ARDUPILOT_JSON, AUTO, RFLYSIM, XRP
 from amc_rc_receiver.sim_bridge.errors import CodecError
 from amc_rc_receiver.sim_bridge.relay import (
     REASON_EMPTY,
@@ -35,6 +38,7 @@ from amc_rc_receiver.sim_bridge.relay import (
     REASON_PORT_UNREACHABLE,
     REASON_RECEIVE_FAILED,
     REASON_SEND_FAILED,
+    RelayCounters,
     UdpRelay,
     format_address,
 )
@@ -45,28 +49,42 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     FrameSummary,
     LinkSnapshot,
 )
+from amc_rc_receiver.sim_bridge.traffic import (
+    MAX_REASONS,
+    MAX_SENDERS_TRACKED,
+    REASON_OTHER,
+    DirectionTraffic,
+    RateWindow,
+    count_reason,
+)
+from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
 
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "MAX_SENDERS_TRACKED",
+    "REASON_DECODER_FAULT",
+    "REASON_UNRECOGNISED",
+    "BridgeMonitor",
+    "RateWindow",
+    "reason_label",
+    "summarise",
+]
+
+# A poll's budget: with one chunk, one decode and the panel's render on top it stays well under a
+# 16 ms frame, and at the panel's 4 polls a second it leaves the UI thread 98 % of its time.
+DEFAULT_BUDGET_S = 0.004
+# Records taken from a ring between two readings of the work clock.
+_DRAIN_CHUNK = 64
 # Monitor-side reason keys (codec reasons come from CodecError.reason).
-REASON_UNRECOGNISED = "unrecognised"
-REASON_CAPTURE_TRUNCATED = "capture-truncated"
-REASON_DECODER_FAULT = "decoder-fault"
-_REASON_OTHER = "other"
+REASON_MONITOR_FAULT = "monitor-fault"
 _REASON_NO_PEER = "no-peer"
 _REASON_TRUNCATED_CAPTURES = "truncated-captures"
-
-# Distinct error reasons remembered per direction; anything beyond is lumped into "other".
-_MAX_REASONS = 32
-# Distinct senders remembered per direction; the count saturates there.
-MAX_SENDERS_TRACKED = 32
-# SITL frame_count is uint32; a drop from near the top to near zero is a wrap, not a restart.
-_FRAME_COUNT_MODULUS = 1 << 32
-_FRAME_COUNT_WRAP_SLACK = 1 << 16
-# XRP sequence numbers are uint16 and compared with serial-number arithmetic.
-_SEQ_MODULUS = 1 << 16
-_SEQ_HALF = 1 << 15
-# After this many stale XRP datagrams in a row the sender has restarted; follow its new count.
-_STALE_RESYNC = 3
 _PWM_SHOWN = 8
+# Frame summaries are bounded whatever a datagram holds, so drawing one is bounded too.
+_WARNINGS_SHOWN = 5
+_WARNING_CHARS = 240
+_BLOCKS_SHOWN = 12
+_WHITE_SPACE = b" \t\r\n"
 
 
 def reason_label(reason: str) -> str:
@@ -91,9 +109,9 @@ def reason_label(reason: str) -> str:
         "length-field": _("wrong length field"),
         "value": _("value out of range"),
         REASON_UNRECOGNISED: _("unrecognised content"),
-        REASON_CAPTURE_TRUNCATED: _("too large to decode (capture truncated)"),
         REASON_DECODER_FAULT: _("decoder fault"),
-        _REASON_OTHER: _("other"),
+        REASON_MONITOR_FAULT: _("monitor fault"),
+        REASON_OTHER: _("other"),
         REASON_PORT_UNREACHABLE: _("ICMP port unreachable"),
         REASON_OVERSIZE: _("oversize datagram"),
         REASON_EMPTY: _("empty datagram"),
@@ -106,283 +124,268 @@ def reason_label(reason: str) -> str:
     return labels.get(reason, reason.replace("-", " "))
 
 
-class RateWindow:
-    """Packets and bytes per second over the last ``window_s`` of the clock, in O(1) memory.
-
-    Counts go into ``buckets`` fixed-width time buckets (plus one for the partly expired edge,
-    which is weighted by the fraction still inside the window), so steady traffic reads steady
-    without keeping one timestamp per packet.
-    """
-
-    def __init__(self, window_s: float = 1.0, buckets: int = 8) -> None:
-        if window_s <= 0 or buckets < 1:
-            raise ValueError("the rate window needs a positive width and at least one bucket")
-        self._window = window_s
-        self._width = window_s / buckets
-        self._buckets = buckets
-        slots = buckets + 1
-        self._index: list[int | None] = [None] * slots
-        self._packets = [0] * slots
-        self._bytes = [0] * slots
-
-    def add(self, timestamp: float, size: int) -> None:
-        index = math.floor(timestamp / self._width)
-        slot = index % len(self._index)
-        current = self._index[slot]
-        if current is None or index > current:
-            self._index[slot] = index
-            self._packets[slot] = 0
-            self._bytes[slot] = 0
-        elif index < current:
-            return  # older than anything the window still covers
-        self._packets[slot] += 1
-        self._bytes[slot] += size
-
-    def rates(self, now: float) -> tuple[float, float]:
-        position = now / self._width
-        newest = math.floor(position)
-        edge_weight = 1.0 - (position - newest)
-        packets = 0.0
-        size = 0.0
-        for slot, index in enumerate(self._index):
-            if index is None:
-                continue
-            age = newest - index
-            if age < self._buckets:
-                weight = 1.0  # includes records stamped slightly after ``now``
-            elif age == self._buckets:
-                weight = edge_weight
-            else:
-                continue
-            packets += weight * self._packets[slot]
-            size += weight * self._bytes[slot]
-        return packets / self._window, size / self._window
+def _labelled(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """(label, count) pairs, most frequent first, at most MAX_REASONS of them."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if len(ordered) > MAX_REASONS:
+        rest = sum(count for _reason, count in ordered[MAX_REASONS - 1 :])
+        ordered = [*ordered[: MAX_REASONS - 1], (REASON_OTHER, rest)]
+    return tuple((reason_label(reason), count) for reason, count in ordered)
 
 
-class _DirectionState:
-    """Everything the monitor remembers about one direction of one link; constant size."""
+def _decode(protocol: str, data: bytes) -> object:
+    """The full decode of a record whose header checks passed for ``protocol``."""
+    if protocol == ARDUPILOT_JSON:
+        if data.lstrip(_WHITE_SPACE)[:1] == b"{":
+            return ardupilot_json.decode_state(data)
+        return ardupilot_json.decode_servo_packet(data)
+    if protocol == XRP:
+        return xrp.decode(data)
+    if protocol == RFLYSIM:
+        return rflysim.decode(data)
+    raise CodecError(
+        _("no decoder for {protocol}").format(protocol=protocol),
+        protocol=protocol,
+        reason=REASON_UNRECOGNISED,
+    )
 
-    def __init__(self, direction: Direction, rate_window_s: float) -> None:
+
+class _DirectionView:
+    """What the monitor adds to a direction's tallies: the shown frame and its content errors."""
+
+    def __init__(self, direction: Direction) -> None:
         self.direction = direction
-        self.packets = 0
-        self.bytes = 0
-        self.rate = RateWindow(rate_window_s)
-        self.errors: dict[str, int] = {}
-        self.checksum_failures = 0
-        self.frame_repeats = 0
-        self.frame_gaps = 0
-        self.frame_resets = 0
-        self.last_frame_count: int | None = None
-        self.sequence_gaps = 0
-        self.stale_sequences = 0
-        self.last_sequence: int | None = None
-        self.stale_run = 0
-        self.last_frame: object | None = None
+        self.pending: CaptureRecord | None = None
         self.summary: FrameSummary | None = None
-        self.summary_stale = False
-        self.last_sender: tuple[str, int] | None = None
-        self.last_timestamp: float | None = None
-        self.senders: set[tuple[str, int]] = set()
+        self.errors: dict[str, int] = {}
 
-    def count_error(self, reason: str) -> None:
-        if reason not in self.errors and len(self.errors) >= _MAX_REASONS:
-            reason = _REASON_OTHER
-        self.errors[reason] = self.errors.get(reason, 0) + 1
+    def take(self, record: CaptureRecord) -> None:
+        # A record whose header checks failed, or that the recording limit cut, cannot be shown.
+        if record.protocol is not None and not record.truncated:
+            self.pending = record
 
-    def see(self, record: CaptureRecord) -> None:
-        size = record.length
-        self.packets += 1
-        self.bytes += size
-        self.rate.add(record.timestamp, size)
-        self.last_sender = record.source
-        self.last_timestamp = record.timestamp
-        if len(self.senders) < MAX_SENDERS_TRACKED:
-            self.senders.add(record.source)
-
-    def frame_count(self, count: int) -> None:
-        last = self.last_frame_count
-        self.last_frame_count = count
-        if last is None:
+    def decode(self) -> None:
+        record, self.pending = self.pending, None
+        if record is None or record.protocol is None:
             return
-        if count == last:
-            self.frame_repeats += 1
-        elif count < last:
-            wrapped = (
-                last >= _FRAME_COUNT_MODULUS - _FRAME_COUNT_WRAP_SLACK and count < _FRAME_COUNT_WRAP_SLACK
-            )
-            if not wrapped:
-                self.frame_resets += 1
-            elif (count - last) % _FRAME_COUNT_MODULUS != 1:
-                self.frame_gaps += 1
-        elif count != last + 1:
-            self.frame_gaps += 1
+        try:
+            self.summary = summarise(_decode(record.protocol, record.data))
+        except CodecError as error:
+            count_reason(self.errors, error.reason)
+        except Exception:  # a decoder bug costs one count, never the panel
+            count_reason(self.errors, REASON_DECODER_FAULT)
 
-    def sequence(self, sequence: int) -> None:
-        last = self.last_sequence
-        if last is None:
-            self.last_sequence = sequence
-            return
-        ahead = (sequence - last) % _SEQ_MODULUS
-        if ahead == 0 or ahead >= _SEQ_HALF:
-            self.stale_sequences += 1
-            self.stale_run += 1
-            if self.stale_run >= _STALE_RESYNC:
-                self.last_sequence = sequence
-                self.stale_run = 0
-            return
-        self.stale_run = 0
-        if ahead != 1:
-            self.sequence_gaps += 1
-        self.last_sequence = sequence
-
-    def frame(self, frame: object) -> None:
-        self.last_frame = frame
-        self.summary_stale = True
-
-    def snapshot(self, now: float) -> DirectionSnapshot:
-        if self.summary_stale:
-            self.summary = summarise(self.last_frame)
-            self.summary_stale = False
-        packets_per_s, bytes_per_s = self.rate.rates(now)
-        errors = tuple(
-            (reason_label(reason), count)
-            for reason, count in sorted(self.errors.items(), key=lambda item: (-item[1], item[0]))
-        )
+    def snapshot(self, traffic: DirectionTraffic, now: float) -> DirectionSnapshot:
+        packets_per_s, bytes_per_s = traffic.rates(now)
+        errors = dict(traffic.errors)
+        for reason, count in self.errors.items():
+            errors[reason] = errors.get(reason, 0) + count
         return DirectionSnapshot(
             direction=self.direction,
-            packets=self.packets,
-            bytes=self.bytes,
+            packets=traffic.packets,
+            bytes=traffic.bytes,
             packets_per_s=packets_per_s,
             bytes_per_s=bytes_per_s,
-            decode_errors=errors,
-            checksum_failures=self.checksum_failures,
-            frame_repeats=self.frame_repeats,
-            frame_gaps=self.frame_gaps,
-            frame_resets=self.frame_resets,
-            sequence_gaps=self.sequence_gaps,
-            stale_sequences=self.stale_sequences,
+            decode_errors=_labelled(errors),
+            checksum_failures=traffic.checksum_failures,
+            frame_repeats=traffic.frame_repeats,
+            frame_gaps=traffic.frame_gaps,
+            frame_resets=traffic.frame_resets,
+            sequence_gaps=traffic.sequence_gaps,
+            stale_sequences=traffic.stale_sequences,
             last_frame=self.summary,
-            last_sender=format_address(self.last_sender),
-            last_packet_age_s=None if self.last_timestamp is None else max(0.0, now - self.last_timestamp),
-            senders_seen=len(self.senders),
+            last_sender=format_address(traffic.last_sender),
+            last_packet_age_s=(
+                None if traffic.last_timestamp is None else max(0.0, now - traffic.last_timestamp)
+            ),
+            senders_seen=traffic.senders_seen,
         )
 
 
 class _LinkState:
-    def __init__(self, relay: UdpRelay, rate_window_s: float) -> None:
+    """One relay as the monitor sees it; touched only by the polling thread."""
+
+    def __init__(self, relay: UdpRelay) -> None:
         self.relay = relay
         self.protocol = relay.config.protocol
-        self.detected: str | None = None if self.protocol == AUTO else self.protocol
-        self.listen_only = relay.config.target is None
-        self.directions = {
-            Direction.FROM_PEER: _DirectionState(Direction.FROM_PEER, rate_window_s),
-            Direction.FROM_TARGET: _DirectionState(Direction.FROM_TARGET, rate_window_s),
-        }
+        self.views = {direction: _DirectionView(direction) for direction in Direction}
+        self.traffic = {direction: DirectionTraffic(direction) for direction in Direction}
+        self.counters = RelayCounters()
+        self.faults = 0
+        self.last: LinkSnapshot | None = None
 
-    def ingest(self, record: CaptureRecord) -> None:
-        state = self.directions[record.direction]
-        state.see(record)
-        if record.truncated:
-            state.count_error(REASON_CAPTURE_TRUNCATED)
-            return
-        protocol = self.protocol
-        if protocol == AUTO:
-            found = detect_protocol(record.data)
-            if found is None:
-                state.count_error(REASON_UNRECOGNISED)
-                return
-            protocol = self.detected = found
-        # Frame and sequence bookkeeping follows the traffic the relay passed on, so a stray
-        # sender's counter cannot fake gaps or resets; a listen-only tap passes nothing on.
-        track = record.forwarded or self.listen_only
+    def refresh(self) -> None:
+        """Copy the relay's tallies and counters (O(1) under the relay's lock)."""
         try:
-            self._decode(state, protocol, record.data, track)
-        except CodecError as error:
-            state.count_error(error.reason)
-            if error.reason == "checksum":
-                state.checksum_failures += 1
-        except Exception:  # a decoder bug must not take the panel down with it
-            state.count_error(REASON_DECODER_FAULT)
+            self.traffic = self.relay.traffic()
+            self.counters = self.relay.counters()
+        except Exception:  # a relay that cannot report must not take the other links down
+            self.faults += 1
 
-    @staticmethod
-    def _decode(state: _DirectionState, protocol: str, data: bytes, track: bool) -> None:
-        if protocol == ARDUPILOT_JSON:
-            if looks_like_json(data):
-                state.frame(ardupilot_json.decode_state(data))
-                return
-            servo = ardupilot_json.decode_servo_packet(data)
-            if track:
-                state.frame_count(servo.frame_count)
-            state.frame(servo)
-        elif protocol == XRP:
-            packet = xrp.decode(data)
-            if track:
-                state.sequence(packet.sequence)
-            state.frame(packet)
-        elif protocol == RFLYSIM:
-            state.frame(rflysim.decode(data))
+    def drain(self, limit: int) -> int:
+        """Take up to ``limit`` records, keep the newest showable one per direction; how many taken."""
+        try:
+            records = self.relay.drain(limit)
+        except Exception:
+            self.faults += 1
+            return 0
+        views = self.views
+        for record in records:
+            views[record.direction].take(record)
+        return len(records)
 
     def snapshot(self, now: float) -> LinkSnapshot:
+        try:
+            self.last = self._snapshot(now)
+        except Exception:  # show the link as it was last seen, with the fault counted
+            self.faults += 1
+            last = self.last if self.last is not None else self._placeholder()
+            self.last = replace(last, relay_errors=self._relay_errors(self.counters))
+        return self.last
+
+    def _placeholder(self) -> LinkSnapshot:
+        return LinkSnapshot(
+            name=str(self.relay.config.name),
+            protocol=self.protocol,
+            detected_protocol=None,
+            listen="",
+            target=None,
+            peer=None,
+            listen_only=False,
+            from_peer=DirectionSnapshot(Direction.FROM_PEER),
+            from_target=DirectionSnapshot(Direction.FROM_TARGET),
+        )
+
+    def _snapshot(self, now: float) -> LinkSnapshot:
         relay = self.relay
-        counters = relay.counters()
-        relay_errors = dict(counters.errors)
-        if counters.replies_without_peer:
-            relay_errors[_REASON_NO_PEER] = counters.replies_without_peer
-        if counters.truncated_captures:
-            relay_errors[_REASON_TRUNCATED_CAPTURES] = counters.truncated_captures
+        counters = self.counters
+        from_peer, from_target = self.traffic[Direction.FROM_PEER], self.traffic[Direction.FROM_TARGET]
+        detected = from_peer.detected_protocol or from_target.detected_protocol
         target = relay.target_address
         return LinkSnapshot(
             name=relay.config.name,
             protocol=self.protocol,
-            detected_protocol=self.detected,
+            detected_protocol=detected if self.protocol == AUTO else self.protocol,
             listen=format_address(relay.listen_address) or "",
             target=format_address(target),
             peer=format_address(relay.peer),
             listen_only=target is None,
-            from_peer=self.directions[Direction.FROM_PEER].snapshot(now),
-            from_target=self.directions[Direction.FROM_TARGET].snapshot(now),
+            from_peer=self.views[Direction.FROM_PEER].snapshot(from_peer, now),
+            from_target=self.views[Direction.FROM_TARGET].snapshot(from_target, now),
             unexpected_senders=counters.unexpected_senders,
             dropped_captures=counters.dropped_captures,
-            relay_errors=tuple(
-                (reason_label(reason), count)
-                for reason, count in sorted(relay_errors.items(), key=lambda item: (-item[1], item[0]))
-            ),
+            relay_errors=self._relay_errors(counters),
             running=relay.running,
         )
 
+    def _relay_errors(self, counters: RelayCounters) -> tuple[tuple[str, int], ...]:
+        errors = dict(counters.errors)
+        if counters.replies_without_peer:
+            errors[_REASON_NO_PEER] = counters.replies_without_peer
+        if counters.truncated_captures:
+            errors[_REASON_TRUNCATED_CAPTURES] = counters.truncated_captures
+        if self.faults:
+            errors[REASON_MONITOR_FAULT] = self.faults
+        return _labelled(errors)
+
 
 class BridgeMonitor:
-    """Drain, decode and count the traffic of several relays; hand out immutable snapshots."""
+    """Show the traffic of several relays as immutable snapshots, within a time budget per poll.
+
+    ``clock`` stamps snapshots and reads rates (the relays' clock); ``work_clock`` measures the
+    poll's own work against ``budget_s``.  Relays may be added and removed from any thread while
+    another one polls; a link's statistics live as long as its relay is watched.
+    """
 
     def __init__(
         self,
-        relays: Sequence[UdpRelay],
+        relays: Sequence[UdpRelay] = (),
         clock: Callable[[], float] = time.monotonic,
-        max_records_per_tick: int = 2000,
-        rate_window_s: float = 1.0,
+        *,
+        budget_s: float = DEFAULT_BUDGET_S,
+        work_clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        if max_records_per_tick < 1:
-            raise ValueError("max_records_per_tick must be at least 1")
-        self._links = [_LinkState(relay, rate_window_s) for relay in relays]
+        if budget_s < 0:
+            raise ValueError("the poll budget cannot be negative")
         self._clock = clock
-        self._per_relay = math.ceil(max_records_per_tick / max(1, len(self._links)))
-        self._snapshot = self._build(clock())
+        self._work_clock = work_clock
+        self._budget_s = budget_s
+        self._links_lock = threading.Lock()
+        self._poll_lock = threading.Lock()
+        self._links: list[_LinkState] = []
+        self._rotation = 0
+        self.add_relays(relays)
+        links = self._current_links()
+        for link in links:
+            link.refresh()
+        self._snapshot = self._build(clock(), links)
 
     @property
     def snapshot(self) -> BridgeSnapshot:
-        """The snapshot made by the last poll() (an empty-traffic one before the first)."""
+        """The snapshot made by the last poll() (one with the counts at creation before the first)."""
         return self._snapshot
+
+    @property
+    def relays(self) -> tuple[UdpRelay, ...]:
+        return tuple(link.relay for link in self._current_links())
+
+    def add_relays(self, relays: Iterable[UdpRelay]) -> None:
+        """Watch more relays (thread-safe); a relay already watched keeps its link as it is."""
+        with self._links_lock:
+            watched = {id(link.relay) for link in self._links}
+            for relay in relays:
+                if id(relay) not in watched:
+                    watched.add(id(relay))
+                    self._links.append(_LinkState(relay))
+
+    def remove_relays(self, relays: Iterable[UdpRelay]) -> None:
+        """Stop watching these relays (thread-safe); their links leave the next snapshot."""
+        gone = {id(relay) for relay in relays}
+        with self._links_lock:
+            self._links = [link for link in self._links if id(link.relay) not in gone]
+
+    def _current_links(self) -> list[_LinkState]:
+        with self._links_lock:
+            return list(self._links)
 
     def poll(self) -> BridgeSnapshot:
-        """Drain a bounded number of records from every relay, decode them, return a fresh snapshot."""
-        for link in self._links:
-            for record in link.relay.drain(self._per_relay):
-                link.ingest(record)
-        self._snapshot = self._build(self._clock())
-        return self._snapshot
+        """Copy every relay's counts, spend up to the budget on frames to show, return a snapshot."""
+        with self._poll_lock:
+            links = self._current_links()
+            for link in links:
+                link.refresh()
+            if links:
+                deadline = self._work_clock() + self._budget_s
+                first = self._rotation % len(links)
+                self._rotation += 1
+                rotated = links[first:] + links[:first]
+                self._drain(rotated, deadline)
+                self._decode(rotated, deadline)
+            self._snapshot = self._build(self._clock(), links)
+            return self._snapshot
 
-    def _build(self, now: float) -> BridgeSnapshot:
-        return BridgeSnapshot(links=tuple(link.snapshot(now) for link in self._links), now=now)
+    def _drain(self, links: list[_LinkState], deadline: float) -> None:
+        # Round-robin in chunks until every ring is empty or the budget is spent (one chunk at least).
+        active = list(links)
+        while active:
+            for link in list(active):
+                if link.drain(_DRAIN_CHUNK) < _DRAIN_CHUNK:
+                    active.remove(link)
+                if self._work_clock() >= deadline:
+                    return
+
+    def _decode(self, links: list[_LinkState], deadline: float) -> None:
+        # One decode at least, so that frames are shown even when draining used the whole budget.
+        for link in links:
+            for view in link.views.values():
+                if view.pending is None:
+                    continue
+                view.decode()
+                if self._work_clock() >= deadline:
+                    return
+
+    def _build(self, now: float, links: list[_LinkState]) -> BridgeSnapshot:
+        return BridgeSnapshot(links=tuple(link.snapshot(now) for link in links), now=now)
 
 
 # --------------------------------------------------------------------------- frame summaries
@@ -419,7 +422,33 @@ def summarise(frame: object) -> FrameSummary | None:
                 (_("time"), _("{seconds:.3f} s").format(seconds=frame.runned_time)),
             ),
         )
-    return None
+    if isinstance(frame, rflysim.SimpleTimeState):
+        return FrameSummary(
+            "rflysim-simple-time",
+            (
+                (_("copter id"), str(frame.copter_id)),
+                (_("time"), _("{seconds:.3f} s").format(seconds=frame.runned_time)),
+            ),
+        )
+    if isinstance(frame, rflysim.OutCopterData | rflysim.GpsOrigin):
+        kind = "rflysim-out-copter" if isinstance(frame, rflysim.OutCopterData) else "rflysim-gps-origin"
+        return FrameSummary(kind, ((_("copter id"), str(frame.copter_id)),))
+    if isinstance(frame, rflysim.CrashReport):
+        return FrameSummary(
+            "rflysim-crash-report",
+            ((_("copter id"), str(frame.copter_id)), (_("target"), str(frame.target_id))),
+        )
+    if isinstance(frame, rflysim.RecognisedPacket):
+        return FrameSummary(
+            "rflysim",
+            (
+                (_("packet"), frame.name),
+                (_("length"), str(frame.length)),
+                (_("decoded"), _("no: its values mean what the user's model makes of them")),
+            ),
+        )
+    # A frame kind this monitor does not know yet is still shown by name rather than not at all.
+    return None if frame is None else FrameSummary(type(frame).__name__)
 
 
 def _summarise_servo(packet: ardupilot_json.ServoPacket) -> FrameSummary:
@@ -444,8 +473,18 @@ def _summarise_state(state: ardupilot_json.FdmState) -> FrameSummary:
             (_("timestamp"), _("{seconds:.3f} s").format(seconds=state.timestamp)),
             (_("RC channels"), rc_text),
         ),
-        warnings=tuple(state.warnings),
+        warnings=_bounded_warnings(state.warnings),
     )
+
+
+def _bounded_warnings(warnings: Sequence[str]) -> tuple[str, ...]:
+    shown = [
+        warning if len(warning) <= _WARNING_CHARS else warning[: _WARNING_CHARS - 1] + "…"
+        for warning in warnings[:_WARNINGS_SHOWN]
+    ]
+    if len(warnings) > _WARNINGS_SHOWN:
+        shown.append(_("and {count} more warnings").format(count=len(warnings) - _WARNINGS_SHOWN))
+    return tuple(shown)
 
 
 def _block_label(block: xrp.XrpBlock) -> str:
@@ -467,7 +506,10 @@ def _block_label(block: xrp.XrpBlock) -> str:
 
 
 def _summarise_xrp(packet: xrp.XrpPacket) -> FrameSummary:
-    blocks = ", ".join(_block_label(block) for block in packet.blocks) or _("none")
+    every = packet.blocks
+    blocks = ", ".join(_block_label(block) for block in every[:_BLOCKS_SHOWN]) or _("none")
+    if len(every) > _BLOCKS_SHOWN:
+        blocks = _("{blocks} and {count} more").format(blocks=blocks, count=len(every) - _BLOCKS_SHOWN)
     return FrameSummary(
         "xrp",
         (

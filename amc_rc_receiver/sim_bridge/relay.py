@@ -1,19 +1,27 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A transparent UDP relay for one simulator link, with a bounded capture ring on the side.
+"""A transparent UDP relay for one simulator link, with exact traffic tallies and a capture ring.
 
 One thread waits on two non-blocking sockets: the listen socket (where the simulator's peer
 sends) and an outbound socket (which talks to the target, so the target's replies come back to
-it).  Each datagram is forwarded first and only then copied into the capture ring, so decoding
-and the UI never delay traffic.  Like a SITL physics back end, the relay learns the return peer
-from the first datagram that looks valid for the link's protocol; anything from another address is
-counted and recorded but never forwarded.  Socket faults (ICMP port unreachable, oversize or empty
-datagrams, full buffers) are counted by reason and never stop the thread.
+it).  Both are bound to one interface, never to every interface unless the user named a wildcard:
+the outbound socket takes the loopback when the target is on it, else the listen address, else
+(listening on the loopback, target elsewhere) the address the route to the target leaves from.
+
+Each datagram is forwarded first.  Only then does the thread spend its O(1) bookkeeping on it:
+header-level checks (``triage``), exact tallies per direction (``traffic``), and a copy in the
+capture ring, which is bounded in records and bytes and feeds the monitor the frames it shows.
+Like a SITL physics back end, the relay learns the return peer from the first datagram that looks
+valid for the link's protocol; a datagram from any other address is counted as an unexpected
+sender and then dropped: never forwarded, never checked, never recorded, so a flood from a
+stranger costs the UI nothing.  Socket faults (ICMP port unreachable, oversize or empty datagrams,
+full buffers) and faults of the relay's own code are counted by reason and never stop the thread.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import selectors
 import socket
 import sys
@@ -24,14 +32,23 @@ from dataclasses import dataclass, field
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge._service import ThreadedService, bind_udp, local_address
-from amc_rc_receiver.sim_bridge.capture_ring import CaptureRecord, CaptureRing
+from amc_rc_receiver.sim_bridge.capture_ring import (
+    DEFAULT_RING_BYTES,
+    DEFAULT_RING_RECORDS,
+    RECORD_OVERHEAD_BYTES,
+    CaptureRecord,
+    CaptureRing,
+)
 from amc_rc_receiver.sim_bridge.detect import is_valid_peer_packet
 from amc_rc_receiver.sim_bridge.snapshot import Direction
+from amc_rc_receiver.sim_bridge.traffic import DirectionTally, DirectionTraffic
+from amc_rc_receiver.sim_bridge.triage import Triage, triage
 
 __all__ = [
     "MAX_UDP_PAYLOAD",
     "CaptureRecord",
     "Direction",
+    "DirectionTraffic",
     "RelayConfig",
     "RelayCounters",
     "RelayError",
@@ -78,17 +95,21 @@ class RelayConfig:
     which senders may become the return peer.  ``relearn_after_s``, when set, lets a valid
     datagram from a new sender replace a peer that has been silent that long (a restarted SITL
     comes back on a new ephemeral port); by default the first peer is kept, as SITL back ends do.
-    ``max_record_bytes`` caps how much of each datagram is copied into the ring.
+    The capture ring holds at most ``ring_size`` records and ``ring_bytes`` bytes;
+    ``max_record_bytes`` caps how much of each datagram is copied into it.  ``rate_window_s`` is
+    the width of the window the packet and byte rates are measured over.
     """
 
     name: str
     protocol: str = "auto"
     listen: Address = ("127.0.0.1", 0)
     target: Address | None = None
-    ring_size: int = 4096
+    ring_size: int = DEFAULT_RING_RECORDS
     allowed_peers: tuple[str, ...] | None = None
     relearn_after_s: float | None = None
     max_record_bytes: int = 8192
+    ring_bytes: int = DEFAULT_RING_BYTES
+    rate_window_s: float = 1.0
 
     def __post_init__(self) -> None:
         if self.protocol not in PROTOCOLS:
@@ -101,6 +122,10 @@ class RelayConfig:
             raise ValueError(_("The capture ring needs room for at least one datagram."))
         if self.max_record_bytes < 1:
             raise ValueError(_("The recording limit must be at least one byte."))
+        if self.ring_bytes <= RECORD_OVERHEAD_BYTES + self.max_record_bytes:
+            raise ValueError(_("The capture ring needs room for at least one datagram."))
+        if self.rate_window_s <= 0:
+            raise ValueError(_("The rate window must be longer than zero seconds."))
 
 
 @dataclass(frozen=True)
@@ -151,6 +176,47 @@ def _family_for(host: str) -> socket.AddressFamily:
     return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
+def _is_wildcard(host: str) -> bool:
+    return host in ("", "0.0.0.0", "::")  # recognising the user's choice, not binding it
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _route_source(target: Address, family: socket.AddressFamily) -> str | None:
+    """The local address the kernel would send to ``target`` from, or None without a route.
+
+    Connecting a UDP socket only chooses the route; nothing is sent.
+    """
+    probe = socket.socket(family, socket.SOCK_DGRAM)
+    try:
+        probe.connect(target)
+        return str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+
+
+def outbound_host(listen_host: str, target: Address, family: socket.AddressFamily) -> str:
+    """The one interface the outbound socket binds: never every interface unless the user said so.
+
+    A loopback target is reached from the loopback; a named listen interface is used as it is (a
+    wildcard only when the user named one); a relay listening on the loopback for a target
+    elsewhere sends from the interface the route to the target leaves from, since the loopback
+    cannot reach it.
+    """
+    if _is_loopback(target[0]):
+        return "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    if _is_wildcard(listen_host) or not _is_loopback(listen_host):
+        return listen_host
+    return _route_source(target, family) or listen_host
+
+
 def _resolve(address: Address, family: socket.AddressFamily, what: str) -> Address:
     host, port = address
     try:
@@ -172,9 +238,12 @@ class UdpRelay(ThreadedService):
         super().__init__(f"udp-relay-{config.name}")
         self.config = config
         self._clock = clock
-        self._ring = CaptureRing(config.ring_size)
+        self._ring = CaptureRing(config.ring_size, config.ring_bytes)
         self._lock = threading.Lock()
         self._counters = _MutableCounters()
+        self._tallies = {
+            direction: DirectionTally(direction, config.rate_window_s) for direction in Direction
+        }
         self._peer: Address | None = None
         self._peer_last_seen = 0.0
         self._allowed = None if config.allowed_peers is None else frozenset(config.allowed_peers)
@@ -204,9 +273,8 @@ class UdpRelay(ThreadedService):
             self._listen_address = local_address(self._listen_sock)
             if self.config.target is not None:
                 self._target = _resolve(self.config.target, family, "target")
-                # The outbound side binds every interface so it can follow the route to the target.
-                any_host = "::" if family == socket.AF_INET6 else "0.0.0.0"
-                self._target_sock = self._open_socket(family, (any_host, 0), "outbound")
+                host = outbound_host(self._listen_address[0], self._target, family)
+                self._target_sock = self._open_socket(family, (host, 0), "outbound")
             self._wake_r, self._wake_w = socket.socketpair()
             self._wake_r.setblocking(False)
             self._wake_w.setblocking(False)
@@ -261,6 +329,11 @@ class UdpRelay(ThreadedService):
         return len(self._ring)
 
     @property
+    def pending_bytes(self) -> int:
+        """What the waiting records are charged; never more than ``ring_bytes``."""
+        return self._ring.bytes
+
+    @property
     def listen_address(self) -> Address:
         """The bound listen address (port 0 resolved once started)."""
         return self._listen_address
@@ -288,6 +361,11 @@ class UdpRelay(ThreadedService):
     def drain(self, max_records: int) -> list[CaptureRecord]:
         """Take up to ``max_records`` captured datagrams, oldest first (thread-safe)."""
         return self._ring.drain(max_records)
+
+    def traffic(self) -> dict[Direction, DirectionTraffic]:
+        """A consistent copy of both directions' tallies (thread-safe, O(1))."""
+        with self._lock:
+            return {direction: tally.copy() for direction, tally in self._tallies.items()}
 
     def counters(self) -> RelayCounters:
         with self._lock:
@@ -332,20 +410,20 @@ class UdpRelay(ThreadedService):
             selector.close()
 
     def _service_listen(self, sock: socket.socket) -> None:
-        for _round in range(_BATCH):
-            received = self._receive(sock)
-            if received is None:
-                return
-            data, source = received
-            self._from_peer(data, source)
+        self._service(sock, self._from_peer)
 
     def _service_target(self, sock: socket.socket) -> None:
+        self._service(sock, self._from_target)
+
+    def _service(self, sock: socket.socket, handle: Callable[[bytes, Address], None]) -> None:
         for _round in range(_BATCH):
             received = self._receive(sock)
             if received is None:
                 return
-            data, source = received
-            self._from_target(data, source)
+            try:
+                handle(*received)
+            except Exception:  # one datagram's fault must not cost the rest of the batch
+                self._count_error(REASON_INTERNAL)
 
     def _receive(self, sock: socket.socket) -> tuple[bytes, Address] | None:
         """One datagram, or None when the socket has nothing more to give right now."""
@@ -398,17 +476,13 @@ class UdpRelay(ThreadedService):
 
     def _from_peer(self, data: bytes, source: Address) -> None:
         now = self._clock()
-        with self._lock:
-            self._counters.received_from_peer += 1
         if not self._admissible(data):
-            self._record(now, Direction.FROM_PEER, source, data, forwarded=False)
+            self._count_only(Direction.FROM_PEER, now, source, len(data), unexpected=False)
             return
         peer = self._peer
         if peer != source:
             if not self._may_become_peer(source, now, data):
-                with self._lock:
-                    self._counters.unexpected_senders += 1
-                self._record(now, Direction.FROM_PEER, source, data, forwarded=False)
+                self._count_only(Direction.FROM_PEER, now, source, len(data), unexpected=True)
                 return
             if is_valid_peer_packet(self.config.protocol, data):
                 with self._lock:
@@ -420,10 +494,16 @@ class UdpRelay(ThreadedService):
         forwarded = False
         if self._target is not None and self._target_sock is not None:
             forwarded = self._send(self._target_sock, data, self._target)
-            if forwarded:
-                with self._lock:
-                    self._counters.forwarded_from_peer += 1
-        self._record(now, Direction.FROM_PEER, source, data, forwarded=forwarded)
+        # Frame and sequence bookkeeping follows the traffic the relay passes on, so a stray
+        # sender's counter cannot fake gaps or resets; a listen-only tap passes nothing on.
+        self._account(
+            Direction.FROM_PEER,
+            now,
+            source,
+            data,
+            forwarded=forwarded,
+            track=forwarded or self._target is None,
+        )
 
     def _may_become_peer(self, source: Address, now: float, data: bytes) -> bool:
         """Whether a datagram from ``source`` (not the current peer) may pass."""
@@ -441,15 +521,11 @@ class UdpRelay(ThreadedService):
 
     def _from_target(self, data: bytes, source: Address) -> None:
         now = self._clock()
-        with self._lock:
-            self._counters.received_from_target += 1
         if source != self._target:
-            with self._lock:
-                self._counters.unexpected_senders += 1
-            self._record(now, Direction.FROM_TARGET, source, data, forwarded=False)
+            self._count_only(Direction.FROM_TARGET, now, source, len(data), unexpected=True)
             return
         if not self._admissible(data):
-            self._record(now, Direction.FROM_TARGET, source, data, forwarded=False)
+            self._count_only(Direction.FROM_TARGET, now, source, len(data), unexpected=False)
             return
         peer = self._peer
         forwarded = False
@@ -458,10 +534,7 @@ class UdpRelay(ThreadedService):
                 self._counters.replies_without_peer += 1
         elif self._listen_sock is not None:
             forwarded = self._send(self._listen_sock, data, peer)
-            if forwarded:
-                with self._lock:
-                    self._counters.forwarded_from_target += 1
-        self._record(now, Direction.FROM_TARGET, source, data, forwarded=forwarded)
+        self._account(Direction.FROM_TARGET, now, source, data, forwarded=forwarded, track=forwarded)
 
     def _admissible(self, data: bytes) -> bool:
         if not data:
@@ -472,22 +545,78 @@ class UdpRelay(ThreadedService):
             return False
         return True
 
-    def _record(
-        self, now: float, direction: Direction, source: Address, data: bytes, *, forwarded: bool
+    def _count_only(
+        self, direction: Direction, now: float, source: Address, size: int, *, unexpected: bool
     ) -> None:
+        """Count a datagram that is neither checked nor recorded (a stranger's, an empty one)."""
+        with self._lock:
+            counters = self._counters
+            if direction is Direction.FROM_PEER:
+                counters.received_from_peer += 1
+            else:
+                counters.received_from_target += 1
+            tally = self._tallies[direction]
+            tally.see(now, size, source)
+            if unexpected:
+                counters.unexpected_senders += 1
+                tally.unexpected += 1
+
+    def _account(
+        self, direction: Direction, now: float, source: Address, data: bytes, *, forwarded: bool, track: bool
+    ) -> None:
+        """Check, record and count one datagram from an expected sender, after it was forwarded."""
+        check = triage(self.config.protocol, data)
+        # Recorded before it is counted: once a count shows the datagram, the ring already has it.
+        truncated = self._record(now, direction, source, data, forwarded=forwarded, protocol=check.protocol)
+        with self._lock:
+            counters = self._counters
+            if direction is Direction.FROM_PEER:
+                counters.received_from_peer += 1
+                counters.forwarded_from_peer += forwarded
+            else:
+                counters.received_from_target += 1
+                counters.forwarded_from_target += forwarded
+            counters.truncated_captures += truncated
+            tally = self._tallies[direction]
+            tally.see(now, len(data), source)
+            _fold(tally, check, track)
+
+    def _record(
+        self,
+        now: float,
+        direction: Direction,
+        source: Address,
+        data: bytes,
+        *,
+        forwarded: bool,
+        protocol: str | None,
+    ) -> bool:
+        """Copy the datagram into the ring; True when the recording limit cut it."""
         limit = self.config.max_record_bytes
         if len(data) > limit:
-            with self._lock:
-                self._counters.truncated_captures += 1
-            record = CaptureRecord(now, direction, source, data[:limit], forwarded, len(data))
-        else:
-            record = CaptureRecord(now, direction, source, data, forwarded)
-        self._ring.append(record)
+            self._ring.append(
+                CaptureRecord(now, direction, source, data[:limit], forwarded, len(data), protocol)
+            )
+            return True
+        self._ring.append(CaptureRecord(now, direction, source, data, forwarded, None, protocol))
+        return False
 
     def _count_error(self, reason: str) -> None:
         with self._lock:
             errors = self._counters.errors
             errors[reason] = errors.get(reason, 0) + 1
+
+
+def _fold(tally: DirectionTally, check: Triage, track: bool) -> None:
+    if check.reason is not None:
+        tally.count_error(check.reason)
+        return
+    tally.detected_protocol = check.protocol
+    if track:
+        if check.frame_count is not None:
+            tally.frame_count(check.frame_count)
+        if check.sequence is not None:
+            tally.sequence(check.sequence)
 
 
 def stop_all(relays: Iterable[UdpRelay]) -> None:

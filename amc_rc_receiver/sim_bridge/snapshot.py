@@ -42,11 +42,13 @@ class DirectionSnapshot:
     """Counters for one direction of one link."""
 
     direction: Direction
+    # Every datagram received in this direction, unexpected senders' included.
     packets: int = 0
     bytes: int = 0
     packets_per_s: float = 0.0
     bytes_per_s: float = 0.0
-    # (reason, count) pairs, most frequent first.
+    # (reason, count) pairs, most frequent first: the header checks of every datagram from the
+    # expected sender, plus content errors found in the frames decoded for display.
     decode_errors: tuple[tuple[str, int], ...] = ()
     checksum_failures: int = 0
     # ArduPilot SITL servo packets: frame_count bookkeeping.

@@ -13,7 +13,7 @@ import dataclasses
 import socket
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given
@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge import ardupilot_json
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor, RateWindow
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.relay import RelayConfig, RelayCounters, UdpRelay
 from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
-from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive
+from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, wait_for
 
 
 class FakeClock:
@@ -34,6 +34,31 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class StepClock:
+    """A work clock that moves on by ``step`` seconds every time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture
+def foreign() -> Iterator[socket.socket]:
+    """A UDP socket on 127.0.0.2: a loopback address that is neither the relay's peer nor its target."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.bind(("127.0.0.2", 0))
+    except OSError:
+        sock.close()
+        pytest.skip("this system does not route all of 127.0.0.0/8 to the loopback")
+    yield sock
+    sock.close()
 
 
 def servo(frame_count: int, pwm: tuple[int, ...] = tuple(range(1100, 1260, 10))) -> bytes:
@@ -76,7 +101,8 @@ def link_packets(snapshot: BridgeSnapshot, index: int = 0) -> tuple[int, int]:
 
 def send_all(sender: socket.socket, relay: UdpRelay, datagrams: list[bytes]) -> None:
     """Send one at a time and wait for each to be received, so nothing is lost or reordered."""
-    for count, datagram in enumerate(datagrams, start=1):
+    already = relay.counters().received_from_peer
+    for count, datagram in enumerate(datagrams, start=already + 1):
         sender.sendto(datagram, relay.listen_address)
         end = time.monotonic() + DEADLINE_S
         while relay.counters().received_from_peer < count:
@@ -145,33 +171,147 @@ def test_rates_and_ages_follow_the_injected_clock(sockets, relays) -> None:
     assert gone.packets == 20  # totals never expire
 
 
-def test_each_poll_drains_at_most_the_per_tick_budget(sockets, relays) -> None:
-    """GIVEN 250 captured datagrams and a budget of 100 records per tick
-    WHEN the monitor polls three times THEN it has seen 100, 200 and 250 of them."""
+def test_poll_stops_at_its_time_budget_and_carries_the_rest_to_the_next_tick(sockets, relays) -> None:
+    """GIVEN 300 captured servo packets and a work clock that uses up the whole budget at its first read
+    WHEN the monitor polls THEN the first poll leaves records in the ring for later ticks,
+    later polls take the rest, and every snapshot counts all 300 packets exactly."""
+    clock = FakeClock()
     sender = sockets()
-    relay = relays(RelayConfig("tap", ring_size=1000))
-    monitor = BridgeMonitor([relay], max_records_per_tick=100)
-    send_all(sender, relay, [servo(frame) for frame in range(250)])
+    relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
+    send_all(sender, relay, [servo(frame) for frame in range(300)])
+    monitor = BridgeMonitor([relay], clock=clock, budget_s=0.004, work_clock=StepClock(0.004))
 
-    seen = [monitor.poll().links[0].from_peer.packets for _tick in range(3)]
+    first = monitor.poll()
+    carried = relay.pending_records
+    polls = 1
+    while relay.pending_records:
+        assert monitor.poll().links[0].from_peer.packets == 300
+        polls += 1
+        assert polls < 1000, "the monitor never caught up"
+    last = monitor.poll().links[0].from_peer
 
-    assert seen == [100, 200, 250]
+    assert first.links[0].from_peer.packets == 300
+    assert 0 < carried < 300
+    assert polls > 1
+    assert last.last_frame is not None
+    assert dict(last.last_frame.fields)["frame count"] == "299"
 
 
-def test_the_budget_is_shared_between_relays(sockets, relays) -> None:
-    """GIVEN two relays holding 80 records each and a budget of 100
-    WHEN the monitor polls once THEN each relay gave 50."""
+def test_counts_rates_and_error_reasons_are_exact_before_any_record_is_drained(sockets, relays) -> None:
+    """GIVEN good, truncated and wrong-magic servo packets waiting in the ring
+    WHEN a monitor is made (it drains nothing) and then polls with a budget of zero
+    THEN packets, bytes, rates, error reasons and frame bookkeeping are exact in both snapshots."""
+    clock = FakeClock()
+    sender = sockets()
+    relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
+    bad_magic = struct.pack("<HHI16H", 1234, 400, 2, *([1500] * 16))
+    send_all(sender, relay, [servo(1), servo(2)[:39], bad_magic, servo(3), servo(5)])
+    monitor = BridgeMonitor([relay], clock=clock, budget_s=0.0, work_clock=StepClock(1.0))
+
+    for direction in (monitor.snapshot.links[0].from_peer, monitor.poll().links[0].from_peer):
+        assert (direction.packets, direction.bytes) == (5, 4 * 40 + 39)
+        assert direction.packets_per_s == 5.0
+        assert direction.decode_errors == (("wrong magic", 1), ("truncated", 1))
+        assert direction.frame_gaps == 2  # 1 to 3 (2 was cut short) and 3 to 5
+
+
+def test_the_budget_is_shared_so_that_no_relay_starves(sockets, relays) -> None:
+    """GIVEN two relays holding 200 records each and a budget used up at the first clock read
+    WHEN the monitor polls twice THEN each relay has given some records."""
     sender = sockets()
     first = relays(RelayConfig("a"))
     second = relays(RelayConfig("b"))
-    send_all(sender, first, [b"\x00\x01\x00"] * 80)
-    send_all(sender, second, [b"\x00\x01\x00"] * 80)
-    monitor = BridgeMonitor([first, second], max_records_per_tick=100)
+    send_all(sender, first, [b"\x00\x01\x00"] * 200)
+    send_all(sender, second, [b"\x00\x01\x00"] * 200)
+    monitor = BridgeMonitor([first, second], budget_s=0.001, work_clock=StepClock(0.001))
 
     snapshot = monitor.poll()
+    monitor.poll()
 
-    assert [link.from_peer.packets for link in snapshot.links] == [50, 50]
+    assert first.pending_records < 200
+    assert second.pending_records < 200
+    assert [link.from_peer.packets for link in snapshot.links] == [200, 200]
     assert [link.name for link in snapshot.links] == ["a", "b"]
+
+
+def test_frames_for_display_are_decoded_within_the_budget_and_the_rest_on_later_ticks(
+    sockets, relays
+) -> None:
+    """GIVEN six taps, each with one JSON state waiting, and a budget used up at the first clock read
+    WHEN the monitor polls THEN one poll does not decode them all, later polls do, and counts are exact
+    throughout."""
+    sender = sockets()
+    taps = [relays(RelayConfig(f"tap{index}", protocol="ardupilot-json")) for index in range(6)]
+    for tap in taps:
+        send_all(sender, tap, [JSON_STATE])
+    monitor = BridgeMonitor(taps, budget_s=0.001, work_clock=StepClock(0.001))
+
+    shown_per_poll = []
+    for _tick in range(40):
+        snapshot = monitor.poll()
+        assert [link.from_peer.packets for link in snapshot.links] == [1] * 6
+        shown_per_poll.append(sum(link.from_peer.last_frame is not None for link in snapshot.links))
+
+    assert shown_per_poll[0] < 6
+    assert shown_per_poll[-1] == 6
+    assert shown_per_poll == sorted(shown_per_poll)
+
+
+def test_a_flood_from_an_unexpected_sender_is_counted_but_never_recorded_or_decoded(
+    sockets, relays, foreign: socket.socket
+) -> None:
+    """GIVEN a SITL relay whose peer is learned WHEN 127.0.0.2 floods the listen port with 500 packets
+    that would all be decode errors THEN they count as packets and unexpected senders, no decode error
+    is counted, nothing of them waits in the ring and the shown frame is still the peer's."""
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)))
+    peer.sendto(servo(7), relay.listen_address)
+    receive(target)
+    wait_for(lambda: relay.pending_records == 1, "the peer's packet recorded")
+    bad_magic = struct.pack("<HHI16H", 1234, 400, 2, *([1500] * 16))
+    for sent in range(50, 501, 50):
+        for _index in range(50):
+            foreign.sendto(bad_magic, relay.listen_address)
+        # In batches, so that the socket buffer never overflows and every datagram is seen.
+        wait_for(lambda: relay.counters().received_from_peer == 1 + sent, "the flood received")  # noqa: B023
+    monitor = BridgeMonitor([relay])
+
+    link = monitor.poll().links[0]
+
+    assert link.unexpected_senders == 500
+    assert link.from_peer.packets == 501
+    assert link.from_peer.decode_errors == ()
+    assert link.from_peer.senders_seen == 2
+    assert link.from_peer.last_frame is not None
+    assert dict(link.from_peer.last_frame.fields)["frame count"] == "7"
+    assert relay.pending_records == 0
+    assert link.peer == f"{LOOPBACK}:{address_of(peer)[1]}"
+
+
+def test_only_the_newest_frame_of_a_direction_is_decoded_and_only_once(sockets, relays) -> None:
+    """GIVEN 20 well-framed JSON states that lack a required key, then a valid one
+    WHEN the monitor polls THEN none of the 20 was decoded (no error counted) and the valid one is shown;
+    GIVEN then one more state without the key WHEN the monitor polls twice
+    THEN its missing key is counted once, and the valid frame stays shown."""
+    sender = sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json"))
+    missing_imu = b'{"timestamp":1.0,"velocity":[0,0,0]}\n'
+    send_all(sender, relay, [missing_imu] * 20 + [JSON_STATE])
+    monitor = BridgeMonitor([relay])
+
+    first = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "a frame").links[0]
+    first = first.from_peer
+    sender.sendto(missing_imu, relay.listen_address)
+    wait_for(lambda: relay.counters().received_from_peer == 22, "the last state received")
+    monitor.poll()
+    second = monitor.poll().links[0].from_peer
+
+    assert first.decode_errors == ()
+    assert first.last_frame is not None
+    assert dict(first.last_frame.fields)["timestamp"] == "2.500 s"
+    assert second.decode_errors == (("missing key", 1),)
+    assert second.last_frame == first.last_frame
+    assert second.packets == 22
 
 
 # --------------------------------------------------------------------------- decode errors
@@ -221,9 +361,10 @@ def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
     assert dict(direction.last_frame.fields)["checksum"] == "1234567897"
 
 
-def test_oversized_captures_are_reported_instead_of_decoded(sockets, relays) -> None:
+def test_a_capture_cut_by_the_recording_limit_is_still_checked_in_full_but_not_shown(sockets, relays) -> None:
     """GIVEN a recording limit of 50 bytes WHEN a 72-byte servo packet arrives
-    THEN it counts as a decode error 'too large to decode' and the relay reports truncated captures."""
+    THEN its header checks ran on all 72 bytes (no decode error), the relay reports the truncated
+    capture and no half frame is shown."""
     sender = sockets()
     relay = relays(RelayConfig("tap", protocol="ardupilot-json", max_record_bytes=50))
     monitor = BridgeMonitor([relay])
@@ -232,7 +373,8 @@ def test_oversized_captures_are_reported_instead_of_decoded(sockets, relays) -> 
     link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "1 packet").links[0]
 
     assert link.from_peer.bytes == 72
-    assert link.from_peer.decode_errors == (("too large to decode (capture truncated)", 1),)
+    assert link.from_peer.decode_errors == ()
+    assert link.from_peer.last_frame is None
     assert ("captures truncated", 1) in link.relay_errors
 
 
@@ -430,6 +572,83 @@ def test_snapshots_are_immutable(relays) -> None:
     snapshot = BridgeMonitor([relays(RelayConfig("x"))]).poll()
     with pytest.raises(dataclasses.FrozenInstanceError):
         snapshot.links[0].from_peer.packets = 5  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- faults and changing relays
+
+
+class FaultyRelay(UdpRelay):
+    """A relay whose counters cannot be read: the fault a monitor must survive."""
+
+    def counters(self) -> RelayCounters:
+        raise RuntimeError("counters unavailable")
+
+
+def test_a_decoder_fault_is_counted_and_the_monitor_keeps_decoding(sockets, relays, monkeypatch) -> None:
+    """GIVEN a JSON decoder that crashes with a non-codec exception WHEN a JSON state is shown
+    THEN the direction counts a decoder fault, and once the decoder works again new frames are shown."""
+    sender = sockets()
+    relay = relays(RelayConfig("sitl", protocol="ardupilot-json"))
+    monitor = BridgeMonitor([relay])
+    working = ardupilot_json.decode_state
+
+    def crash(data: bytes) -> ardupilot_json.FdmState:
+        raise RuntimeError("decoder bug")
+
+    monkeypatch.setattr(ardupilot_json, "decode_state", crash)
+    send_all(sender, relay, [JSON_STATE])
+    faulted = poll_until(monitor, lambda s: s.links[0].from_peer.decode_errors != (), "fault").links[0]
+    monkeypatch.setattr(ardupilot_json, "decode_state", working)
+    send_all(sender, relay, [JSON_STATE])
+    recovered = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
+
+    assert faulted.from_peer.decode_errors == (("decoder fault", 1),)
+    assert recovered.from_peer.last_frame is not None
+    assert recovered.from_peer.last_frame.kind == "json-state"
+
+
+def test_a_relay_that_fails_to_report_is_counted_and_the_other_links_stay_live(sockets, relays) -> None:
+    """GIVEN two links, one whose relay raises when its counters are read
+    WHEN the monitor polls THEN the healthy link shows its traffic and the faulty one a monitor fault."""
+    sender = sockets()
+    healthy = relays(RelayConfig("healthy"))
+    faulty = FaultyRelay(RelayConfig("faulty"))
+    faulty.start()
+    try:
+        monitor = BridgeMonitor([faulty, healthy])
+        send_all(sender, healthy, [servo(1)])
+
+        snapshot = poll_until(monitor, lambda s: s.links[1].from_peer.packets == 1, "healthy traffic")
+
+        assert [link.name for link in snapshot.links] == ["faulty", "healthy"]
+        assert dict(snapshot.links[0].relay_errors)["monitor fault"] >= 1
+        assert snapshot.links[1].relay_errors == ()
+    finally:
+        faulty.stop()
+
+
+def test_relays_added_and_removed_later_keep_every_other_links_statistics(sockets, relays) -> None:
+    """GIVEN a monitor whose link has counted 3 packets WHEN a second relay is added and later removed
+    THEN the first link still shows its 3 packets and its last frame throughout."""
+    clock = FakeClock()
+    sender = sockets()
+    first = relays(RelayConfig("first", protocol="ardupilot-json"), clock=clock)
+    monitor = BridgeMonitor([first], clock=clock)
+    send_all(sender, first, [servo(frame) for frame in (1, 2, 3)])
+    before = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
+    second = relays(RelayConfig("second"))
+
+    monitor.add_relays([second])
+    both = monitor.poll()
+    monitor.remove_relays([second])
+    after = monitor.poll()
+
+    assert [link.name for link in both.links] == ["first", "second"]
+    assert both.links[0].from_peer == before.from_peer
+    assert [link.name for link in after.links] == ["first"]
+    assert after.links[0].from_peer.packets == 3
+    assert after.links[0].from_peer.last_frame == before.from_peer.last_frame
+    assert monitor.relays == (first,)
 
 
 # --------------------------------------------------------------------------- rate window

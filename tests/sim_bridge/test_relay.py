@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sim_bridge.capture_ring import CaptureRecord, CaptureRing
+from amc_rc_receiver.sim_bridge.capture_ring import RECORD_OVERHEAD_BYTES, CaptureRecord, CaptureRing
 from amc_rc_receiver.sim_bridge.relay import (
     RelayConfig,
     RelayError,
@@ -148,12 +148,42 @@ def test_replies_before_any_peer_are_counted_and_not_forwarded(sockets, relays) 
     )
 
 
+# --------------------------------------------------------------------------- bound addresses
+
+
+def test_a_loopback_target_is_reached_from_a_loopback_outbound_socket(sockets, relays) -> None:
+    """GIVEN a relay on the default listen address with a target on 127.0.0.1
+    WHEN it starts THEN its outbound socket is bound to 127.0.0.1, not to every interface."""
+    relay = relays(RelayConfig("x", target=address_of(sockets())))
+
+    outbound = relay.outbound_address
+
+    assert relay.listen_address[0] == LOOPBACK
+    assert outbound is not None
+    assert outbound[0] == LOOPBACK
+
+
+def test_a_remote_target_never_gets_a_wildcard_outbound_socket_unless_the_user_named_one(relays) -> None:
+    """GIVEN a target outside the loopback (a documentation address, never sent to)
+    WHEN a relay listens on 127.0.0.1, and another on the wildcard the user named
+    THEN the first outbound socket is bound to one interface and only the second to the wildcard."""
+    named = relays(RelayConfig("lan", target=("192.0.2.1", 9)))
+    wildcard = relays(RelayConfig("any", listen=("0.0.0.0", 0), target=("192.0.2.1", 9)))
+
+    assert named.outbound_address is not None
+    assert named.outbound_address[0] != "0.0.0.0"
+    assert wildcard.outbound_address is not None
+    assert wildcard.outbound_address[0] == "0.0.0.0"
+
+
 # --------------------------------------------------------------------------- unexpected senders
 
 
-def test_a_second_sender_on_the_listen_side_is_counted_and_not_forwarded(sockets, relays) -> None:
+def test_a_second_sender_on_the_listen_side_is_counted_and_neither_forwarded_nor_recorded(
+    sockets, relays
+) -> None:
     """GIVEN a relay that learned its peer WHEN another address sends to the listen port
-    THEN the target never sees it, the sender is counted and its datagram is recorded as refused."""
+    THEN the target never sees it, the sender is counted and nothing of it waits in the capture ring."""
     peer, intruder, target = sockets(), sockets(), sockets()
     relay = relays(RelayConfig("x", target=address_of(target)))
     peer.sendto(b"hello", relay.listen_address)
@@ -165,8 +195,15 @@ def test_a_second_sender_on_the_listen_side_is_counted_and_not_forwarded(sockets
 
     assert receive(target)[0] == b"still here"  # the intruder's datagram was never in between
     assert relay.peer == address_of(peer)
-    refused = [r for r in relay.drain(10) if not r.forwarded]
-    assert [(r.data, r.source) for r in refused] == [(b"intrusion", address_of(intruder))]
+    wait_for(lambda: relay.counters().forwarded_from_peer == 2, "second datagram counted")
+    recorded = []
+    wait_for(lambda: bool(recorded.extend(relay.drain(10))) or len(recorded) >= 2, "two records")
+    assert [(r.data, r.source) for r in recorded] == [
+        (b"hello", address_of(peer)),
+        (b"still here", address_of(peer)),
+    ]
+    traffic = relay.traffic()[Direction.FROM_PEER]
+    assert (traffic.packets, traffic.unexpected, traffic.senders_seen) == (3, 1, 2)
 
 
 def test_a_stranger_on_the_outbound_side_is_counted_and_not_forwarded(sockets, relays) -> None:
@@ -497,3 +534,58 @@ def test_a_ring_needs_room_for_one_record() -> None:
     """GIVEN capacity 0 WHEN a ring is made THEN ValueError."""
     with pytest.raises(ValueError, match="at least 1"):
         CaptureRing(0)
+
+
+def test_the_ring_is_bounded_in_bytes_and_counts_every_record_it_overwrites() -> None:
+    """GIVEN a ring of 64 KiB WHEN 100 records of 8 KiB are appended
+    THEN it never holds more than 64 KiB, keeps the newest and counts the overwritten ones exactly."""
+    ring = CaptureRing(capacity=4096, max_bytes=64 * 1024)
+    for index in range(100):
+        ring.append(CaptureRecord(float(index), Direction.FROM_PEER, (LOOPBACK, 1), bytes(8192)))
+        assert ring.bytes <= 64 * 1024
+    kept = ring.drain(1000)
+
+    assert len(kept) == (64 * 1024) // (8192 + RECORD_OVERHEAD_BYTES)
+    assert ring.dropped == 100 - len(kept)
+    assert kept[-1].timestamp == 99.0
+    assert ring.bytes == 0
+
+
+def test_a_flood_of_large_datagrams_holds_no_more_than_the_rings_byte_limit(sockets, relays) -> None:
+    """GIVEN a relay whose ring may hold 256 KiB WHEN 200 datagrams of 8 KiB arrive and nobody drains
+    THEN the ring holds at most 256 KiB and the records it lost are counted exactly."""
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("big", target=address_of(target), ring_bytes=256 * 1024))
+    payload = bytes(8 * 1024)
+    for index in range(200):
+        peer.sendto(index.to_bytes(4, "little") + payload[4:], relay.listen_address)
+        # One at a time, so that no datagram is lost in a full socket buffer before the relay sees it.
+        wait_for(lambda: relay.counters().received_from_peer > index, "the relay keeps up")  # noqa: B023
+    wait_for(lambda: relay.pending_records + relay.counters().dropped_captures == 200, "all recorded")
+    assert relay.pending_bytes <= 256 * 1024
+    assert relay.counters().dropped_captures == 200 - relay.pending_records
+
+
+def test_the_relay_thread_survives_a_fault_after_forwarding_and_counts_it(
+    sockets, relays, monkeypatch
+) -> None:
+    """GIVEN a capture ring that fails on the first record (a fault in the relay's own bookkeeping)
+    WHEN two datagrams pass THEN both reach the target, the fault is counted and the thread runs on."""
+    peer, target = sockets(), sockets()
+    relay = relays(RelayConfig("x", target=address_of(target)))
+    failures = [RuntimeError("ring fault")]
+    original = CaptureRing.append
+
+    def append_once_failing(ring: CaptureRing, record: CaptureRecord) -> None:
+        if failures:
+            raise failures.pop()
+        original(ring, record)
+
+    monkeypatch.setattr(CaptureRing, "append", append_once_failing)
+    peer.sendto(b"first", relay.listen_address)
+    peer.sendto(b"second", relay.listen_address)
+
+    assert receive(target)[0] == b"first"
+    assert receive(target)[0] == b"second"
+    wait_for(lambda: relay.counters().error_count("internal-error") == 1, "fault counted")
+    assert relay.running
