@@ -64,7 +64,7 @@ def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests_and_p
          MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS and SYS_STATUS (5 Hz, then 0) and
          PARAM_REQUEST_READ by name for receiver parameters - each asked a bounded number of times
     """
-    scripted_fc.parameters = {name: 1.0 for name in COPTER_RECEIVER_PARAMETERS} | {"RCMAP_THROTTLE": 3.0}
+    scripted_fc.parameters = dict.fromkeys(COPTER_RECEIVER_PARAMETERS, 1.0) | {"RCMAP_THROTTLE": 3.0}
     steps = load_configuration_steps("ArduCopter")
     host = PluginHost(root, connected_fc)
     layout = host.show_step(steps.step(RECEIVER_STEP))

@@ -359,7 +359,8 @@ class ScriptedFlightController:
         if msg.target_system not in (0, self.system_id) or msg.target_component not in (0, self.component_id):
             return
         raw = msg.param_id
-        name = (raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else str(raw)).split("\x00")[0]
+        text = raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else str(raw)
+        name = text.split("\x00")[0]
         names = list(self.parameters)
         if int(msg.param_index) != -1 or name not in self.parameters:
             return

@@ -1,0 +1,129 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The verdict of the terminal view as a script sees it: exit status, summary, report files.
+
+Real subprocesses on the embedded demo vehicle.  A run that is not a live screen ends by itself
+once the test has finished, so no test here waits for a fixed time to pass; the one INCOMPLETE run
+is bounded by --duration 1, shorter than any transmitter test can be (the failsafe alone takes the
+1 s RC_FS_TIMEOUT).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from amc_rc_receiver.check_options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
+
+pytestmark = pytest.mark.slow
+SCHEMA_FILE = (
+    Path(__file__).resolve().parents[2] / "amc_rc_receiver" / "data" / "rc_receiver_report.schema.json"
+)
+# Only a bound against a hung run; the runs end by themselves long before.
+HANG_S = 120
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    return subprocess.run(
+        [sys.executable, "-m", "amc_rc_receiver", "--text", *args],
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def validated_report(path: Path) -> dict[str, object]:
+    report: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))).validate(report)
+    return report
+
+
+def test_a_passed_demo_test_exits_0_with_a_summary_and_a_valid_report(tmp_path: Path) -> None:
+    """
+    GIVEN the demo vehicle set up as it should be, and no keyboard (stdin is not a terminal)
+    WHEN the terminal view runs without a duration
+    THEN the program switches its own transmitter, ends by itself with "Verdict: PASSED" and the
+         latency in its summary, exits 0 and writes a report valid against the schema
+    """
+    result = run_cli("--demo", "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    assert "Verdict: PASSED" in result.stdout
+    assert "s after the transmitter went off" in result.stdout
+    report = validated_report(tmp_path / "evidence.json")
+    assert report["verdict"] == {**report["verdict"], "result": "PASSED", "latency_from": "program"}  # type: ignore[dict-item]
+    assert (tmp_path / "evidence.md").read_text(encoding="utf-8").startswith("# RC receiver check: PASSED")
+
+
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        ("failsafe-disabled", "FS_THR_ENABLE = 0"),
+        ("receiver-hold", "keeps sending valid pulses"),
+        ("receiver-custom-throttle", "It kept sending throttle 1000 µs"),
+    ],
+)
+def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_path: Path) -> None:
+    """
+    GIVEN the demo vehicle with RC failsafe disabled, or a receiver that holds or sends custom
+          positions on signal loss (the vehicle reacts as ArduPilot: no failsafe)
+    WHEN the terminal view runs the test
+    THEN it ends with "Verdict: FAILED" and the reason, exits 3, and the report says FAILED
+    """
+    result = run_cli("--demo", "--demo-setup", setup, "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_FAILED, result.stdout + result.stderr
+    assert "Verdict: FAILED" in result.stdout
+    assert reason in result.stdout
+    assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "FAILED"  # type: ignore[index]
+
+
+def test_a_run_too_short_for_the_test_exits_4_and_never_waits_for_a_key() -> None:
+    """
+    GIVEN a one-second run with stdin that is not a terminal
+    WHEN it ends
+    THEN the verdict is INCOMPLETE with the next step, and the exit status is 4
+    """
+    result = run_cli("--demo", "--duration", "1")
+
+    assert result.returncode == EXIT_INCOMPLETE, result.stdout + result.stderr
+    assert "Verdict: INCOMPLETE" in result.stdout
+
+
+@pytest.mark.parametrize("vehicle", ["plane", "rover", "heli"])
+def test_each_demo_vehicle_passes_with_its_own_parameter_names(vehicle: str, tmp_path: Path) -> None:
+    """
+    GIVEN the demo as a Plane, a Rover or a Heli
+    WHEN the test runs
+    THEN it passes, and the report names the family and that family's failsafe parameter
+    """
+    result = run_cli("--demo", "--demo-vehicle", vehicle, "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    report = validated_report(tmp_path / "evidence.json")
+    family = {"plane": "ArduPlane", "rover": "Rover", "heli": "Heli"}[vehicle]
+    assert report["vehicle"]["family"] == family  # type: ignore[index]
+    names = {entry["name"] for entry in report["parameters"]}  # type: ignore[attr-defined]
+    assert ("THR_FAILSAFE" if vehicle == "plane" else "FS_THR_ENABLE") in names
+
+
+def test_help_documents_the_exit_statuses() -> None:
+    """GIVEN --help WHEN printed THEN it says which exit status means PASSED, FAILED and INCOMPLETE."""
+    result = subprocess.run(
+        [sys.executable, "-m", "amc_rc_receiver", "--help"], capture_output=True, text=True, check=False
+    )
+    text = " ".join(result.stdout.split())
+    assert "exit status: 0 the receiver test PASSED; 3 it FAILED; 4 it is INCOMPLETE" in text
+    assert "--demo-setup" in text
+    assert "--report" in text

@@ -1,0 +1,177 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided test on real Tk widgets: verdict banner, roles, held-values tint, guide buttons, report.
+
+Hand-made snapshots show what each part draws; the last tests drive the view with the real data
+model against a scripted vehicle over loopback UDP.
+"""
+
+from __future__ import annotations
+
+import json
+import tkinter as tk
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
+from amc_rc_receiver.plugins.rc_receiver_check_state import (
+    ChannelEvidence,
+    FlightModeReading,
+    GuideState,
+    GuideStep,
+    ReceiverCheck,
+    Verdict,
+    VerdictResult,
+)
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_tk_check import BANNER_COLOURS, HELD_BAR_STYLE
+from tests.plugins.data_model_rc_receiver_harness import ModelHarness
+from tests.plugins.test_frontend_tkinter_rc_receiver import ScriptedModel, live_state
+from tests.plugins.test_rc_receiver_guided_test import COPTER, move_every_stick
+from tests.support.tk import packed, pump_until
+
+SCHEMA_FILE = (
+    Path(__file__).resolve().parents[2] / "amc_rc_receiver" / "data" / "rc_receiver_report.schema.json"
+)
+
+
+@pytest.fixture
+def tk_geometry() -> str:
+    return "900x900"
+
+
+def with_check(**fields: object) -> RCReceiverState:
+    return replace(live_state(), check=ReceiverCheck(**fields))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("result", list(VerdictResult))
+def test_the_verdict_banner_shows_the_result_and_its_detail_in_its_colour(
+    root: tk.Tk, result: VerdictResult
+) -> None:
+    """
+    GIVEN a snapshot whose verdict is PASSED, INCOMPLETE or FAILED
+    WHEN the view renders it
+    THEN the banner above the status says the result and the detail, on green, orange or red
+    """
+    verdict = Verdict(result, result.value, f"detail of {result.value}")
+    view = packed(RCReceiverView(root, ScriptedModel(with_check(verdict=verdict))))
+    view.render(with_check(verdict=verdict))
+    root.update()
+
+    assert view.banner.headline.cget("text") == result.value
+    assert view.banner.detail.cget("text") == f"detail of {result.value}"
+    assert str(view.banner.frame.cget("background")) == BANNER_COLOURS[result][0]
+    # Above the receiver status on screen.
+    assert view.banner.frame.winfo_rooty() < view.present_lamp.title.winfo_rooty()
+
+
+def test_bars_carry_their_roles_ranges_and_the_flight_mode_slot(root: tk.Tk) -> None:
+    """
+    GIVEN channels with roles and ranges, and the mode channel in slot 3 (LOITER)
+    WHEN rendered
+    THEN each bar row names its role and shows "moved low–high" or its span, and the mode line says
+         the channel, PWM, slot and mode
+    """
+    channels = (
+        ChannelEvidence(1, "roll", 1500, 1100, 1900, moved=True, is_stick=True),
+        ChannelEvidence(2, "pitch", 1500, 1480, 1520, moved=False, is_stick=True),
+        ChannelEvidence(5, "flight_mode", 1400, 1400, 1400),
+    )
+    mode = FlightModeReading(channel=5, pwm=1400, slot=3, mode_number=5, mode_name="LOITER")
+    view = packed(RCReceiverView(root, ScriptedModel()))
+    view.render(with_check(channels=channels, flight_mode=mode))
+
+    assert view.roles.roles[0].cget("text") == "Roll"
+    assert view.roles.spans[0].cget("text") == "moved 1100–1900"
+    assert view.roles.roles[1].cget("text") == "Pitch"
+    assert view.roles.spans[1].cget("text") == "span 40 µs"
+    assert view.roles.roles[4].cget("text") == "Flight mode"
+    assert view.roles.flight_mode.cget("text") == "Flight mode channel CH5: 1400 µs, slot 3: LOITER"
+
+
+def test_while_rc_failsafe_is_active_the_bars_are_tinted_and_said_to_be_held(root: tk.Tk) -> None:
+    """
+    GIVEN live channels
+    WHEN RC failsafe becomes active, and later clears
+    THEN the bars take the held-values style with a note that the values are the last ones held,
+         not live input; afterwards the normal style returns and the note goes
+    """
+    view = packed(RCReceiverView(root, ScriptedModel()))
+    view.render(live_state())
+    view.render(live_state(failsafe=FailsafeStatus.ACTIVE))
+    assert all(str(row.bar.cget("style")) == HELD_BAR_STYLE for row in view.channel_rows)
+    assert "last values held, not live input" in view.roles.held_note.cget("text")
+
+    view.render(live_state(failsafe=FailsafeStatus.NOT_ACTIVE))
+    assert all(str(row.bar.cget("style")) != HELD_BAR_STYLE for row in view.channel_rows)
+    assert view.roles.held_note.cget("text") == ""
+
+
+@pytest.mark.parametrize(
+    ("step", "automatic", "off", "on"),
+    [
+        (GuideStep.SWITCH_OFF, False, "normal", "disabled"),
+        (GuideStep.SWITCH_ON, False, "disabled", "normal"),
+        (GuideStep.WAIT_FAILSAFE, False, "disabled", "disabled"),
+        (GuideStep.SWITCH_OFF, True, "disabled", "disabled"),
+    ],
+)
+def test_the_guide_asks_for_the_button_its_step_needs(
+    root: tk.Tk, step: GuideStep, automatic: bool, off: str, on: str
+) -> None:
+    """
+    GIVEN a guide step, with a person's or the program's transmitter
+    WHEN rendered
+    THEN only the confirmation that step needs is enabled; a program-owned transmitter asks nothing
+    """
+    view = packed(RCReceiverView(root, ScriptedModel()))
+    view.render(with_check(guide=GuideState(step=step, automatic=automatic)))
+    assert str(view.guide.off_button.cget("state")) == off
+    assert str(view.guide.on_button.cget("state")) == on
+    assert view.guide.instruction.cget("text")
+
+
+@pytest.fixture
+def harness() -> Iterator[ModelHarness]:
+    with ModelHarness() as created:
+        yield created
+
+
+def test_it_is_off_and_it_is_on_drive_a_real_test_to_a_passed_banner_and_a_saved_report(
+    root: tk.Tk, harness: ModelHarness, tmp_path: Path
+) -> None:
+    """
+    GIVEN the view over the real model and a scripted vehicle with its parameters read and every
+          stick moved
+    WHEN the user presses "It is off", the vehicle reports failsafe, the user presses "It is on",
+         the failsafe clears, and the user saves the report
+    THEN the banner reads PASSED, and the saved JSON validates against the schema
+    """
+    harness.vehicle.parameters = dict(COPTER)
+    view = packed(RCReceiverView(root, harness.model, tick_ms=10))
+    view.on_activate()
+    assert pump_until(root, lambda: harness.model.state.check.parameters_complete)
+    move_every_stick(harness)
+    assert pump_until(root, lambda: str(view.guide.off_button.cget("state")) == "normal")
+
+    view.guide.off_button.invoke()
+    harness.clock.advance(1.0)
+    harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
+    assert pump_until(root, lambda: str(view.guide.on_button.cget("state")) == "normal")
+    harness.clock.advance(0.5)
+    view.guide.on_button.invoke()
+    harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+    assert pump_until(root, lambda: view.banner.headline.cget("text") == "PASSED")
+
+    assert view.save_report(str(tmp_path / "evidence"))
+    report = json.loads((tmp_path / "evidence.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))).validate(report)
+    assert report["verdict"]["result"] == "PASSED"
+    assert "Report saved" in view.guide.saved.cget("text")
+    view.on_deactivate()
