@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import ipaddress
 import os
 import re
 import socket
@@ -338,6 +339,20 @@ class _VehicleUdpServer(mavutil.mavudp):  # type: ignore[misc] # pymavlink has n
         self.clients_last_alive = {self.vehicle_address: time.time()}
 
 
+def _bind_towards(sock: socket.socket, destination: tuple[str, int]) -> None:
+    """Bind an outbound UDP socket to the one local address that reaches ``destination``.
+
+    Left unbound, the kernel binds it to every interface (0.0.0.0) at the first send, so a vehicle
+    on the loopback would expose our port to the network.
+    """
+    if ipaddress.ip_address(destination[0]).is_loopback:
+        sock.bind(("127.0.0.1", 0))
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(destination)  # no datagram is sent: this only asks the routing table
+        sock.bind((probe.getsockname()[0], 0))
+
+
 def _open(endpoint: _Endpoint, baudrate: int, timeout: float) -> Any:
     ids = {"source_system": GCS_SYSTEM_ID, "source_component": GCS_COMPONENT_ID}
     if endpoint.scheme == "tcp":
@@ -349,8 +364,10 @@ def _open(endpoint: _Endpoint, baudrate: int, timeout: float) -> Any:
     if endpoint.scheme == "udpout":
         host, port = endpoint.address.rsplit(":", 1)
         # pymavlink resolves lazily and swallows the error on every send: resolve once, loudly
-        socket.getaddrinfo(host, int(port), socket.AF_INET, socket.SOCK_DGRAM)
-        return mavutil.mavudp(endpoint.address, input=False, **ids)
+        resolved = socket.getaddrinfo(host, int(port), socket.AF_INET, socket.SOCK_DGRAM)[0][4]
+        link = mavutil.mavudp(endpoint.address, input=False, **ids)
+        _bind_towards(link.port, (str(resolved[0]), int(port)))
+        return link
     return mavutil.mavserial(endpoint.address, baud=baudrate, **ids)
 
 

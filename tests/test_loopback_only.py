@@ -82,14 +82,6 @@ def test_a_demo_session_binds_every_simulator_socket_to_the_loopback() -> None:
     assert [host for _table, host, _port in opened] == [LOOPBACK] * len(opened), opened
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "pymavlink's udpout socket is never bound, so the kernel binds it to 0.0.0.0 at the first "
-        "send; the fix belongs to backend_flightcontroller._open (bind udpout to the loopback when "
-        "the vehicle is on the loopback)"
-    ),
-)
 def test_a_connected_demo_session_binds_its_mavlink_socket_to_the_loopback_too() -> None:
     """GIVEN a fresh session WHEN it connects to the embedded demo vehicle
     THEN every socket it opened, the MAVLink link's included, is bound to 127.0.0.1."""
