@@ -5,8 +5,11 @@
 
 The window runs in this process on the current X display (or on an Xvfb this script starts
 when DISPLAY is unset); the script pumps Tk until the window shows each state, then grabs the
-top-level window with ImageMagick's `import` (or `xwd` + `convert`).  States: live channels,
-a completed transmitter-off/on failsafe test, and a vehicle that stopped sending telemetry.
+top-level window with ImageMagick's `import` (or `xwd` + `convert`, or Pillow's ImageGrab).
+States: live channels, a completed transmitter-off/on failsafe test, a vehicle that stopped
+sending telemetry, and the guided test's three verdicts: PASSED (the program switched its own
+transmitter), INCOMPLETE with its next step (a person's transmitter, "It is off" waiting) and
+FAILED with a parameter finding (the demo set up with RC failsafe disabled).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
+from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
@@ -108,8 +112,19 @@ def grab(root: tk.Tk, path: Path) -> None:
         )
         subprocess.run(["convert", "xwd:-", str(path)], input=dump.stdout, check=True, timeout=60)
     else:
-        raise ScreenshotError("neither ImageMagick's import nor xwd + convert is installed")
+        grab_with_pillow(root, path)
     print(f"saved {path}")
+
+
+def grab_with_pillow(root: tk.Tk, path: Path) -> None:
+    """The window's rectangle of the X screen, through Pillow (no ImageMagick needed)."""
+    try:
+        from PIL import ImageGrab  # noqa: PLC0415 - optional, only when ImageMagick is missing
+    except ImportError:
+        raise ScreenshotError("neither ImageMagick's import, xwd + convert nor Pillow is installed") from None
+    left, top = root.winfo_rootx(), root.winfo_rooty()
+    box = (left, top, left + root.winfo_width(), top + root.winfo_height())
+    ImageGrab.grab(bbox=box, xdisplay=os.environ.get("DISPLAY")).save(path)
 
 
 def take_screenshots(output: Path) -> None:
@@ -160,6 +175,45 @@ def take_screenshots(output: Path) -> None:
         window.close()
 
 
+def take_verdict_screenshots(output: Path) -> None:
+    """The guided test's verdict banner: PASSED, INCOMPLETE with its next step, FAILED with a finding."""
+    for name, setup, automatic in (
+        ("verdict_passed.png", "configured", True),
+        ("verdict_incomplete.png", "configured", False),
+        ("verdict_failed.png", "failsafe-disabled", False),
+    ):
+        session = CheckSession(demo_choice=DemoChoice(setup=setup))
+        root = tk.Tk()
+        root.geometry(GEOMETRY)
+        window = StandaloneWindow(root, session)
+        window.automatic_transmitter_test = automatic
+        try:
+            window.connect(DEMO_DEVICE)
+
+            def view(window: StandaloneWindow = window) -> RCReceiverView:
+                current = window.host.active_view
+                if not isinstance(current, RCReceiverView):
+                    raise ScreenshotError("the receiver step shows no receiver check")
+                return current
+
+            def banner(view: Callable[[], RCReceiverView] = view) -> str:
+                return str(view().banner.headline.cget("text"))
+
+            def step(view: Callable[[], RCReceiverView] = view) -> str:
+                return str(view().banner.detail.cget("text"))
+
+            if name == "verdict_passed.png":
+                pump_until(root, lambda: banner() == "PASSED", "the PASSED banner", timeout=60)
+            elif name == "verdict_incomplete.png":
+                pump_until(root, lambda: step() == "Switch the transmitter off.", "the next step", timeout=60)
+            else:
+                pump_until(root, lambda: banner() == "FAILED", "the FAILED banner", timeout=60)
+            pump_for(root, SETTLE_S)
+            grab(root, output / name)
+        finally:
+            window.close()
+
+
 def show_details(window: StandaloneWindow) -> None:
     """Select a parameter and the demo's servo direction, so their detail lines are in the picture."""
     table = window.parameter_table
@@ -182,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with x_display():
             take_screenshots(args.output)
+            take_verdict_screenshots(args.output)
     except (ScreenshotError, subprocess.SubprocessError, tk.TclError) as error:
         print(f"screenshots failed: {error}", file=sys.stderr)
         return 1

@@ -239,12 +239,20 @@ class TextList:
             line.grid(row=row, column=0, padx=6, pady=1, sticky=tk.W)
 
     def render(self, entries: Sequence[tuple[str, str]], setter: Setter) -> None:
-        """``entries`` are (text, colour); the newest beyond the last line are dropped."""
+        """``entries`` are (text, colour); the newest beyond the last line are dropped.
+
+        Unused lines are taken out of the grid, so an empty list takes one line, not all of them.
+        """
         shown = list(entries[: len(self.lines)]) or [(self._empty, "")]
         for index, line in enumerate(self.lines):
             text, colour = shown[index] if index < len(shown) else ("", "")
             setter(line, "text", text)
             setter(line, "foreground", colour)
+            if bool(text) != bool(line.winfo_manager()):
+                if text:
+                    line.grid()
+                else:
+                    line.grid_remove()
 
 
 def findings_entries(check: ReceiverCheck) -> list[tuple[str, str]]:
