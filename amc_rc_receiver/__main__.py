@@ -63,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--baudrate", type=int, default=115200, help=_("serial baud rate (default 115200)"))
     parser.add_argument("--demo", action="store_true", help=_("use the embedded simulated vehicle"))
+    parser.add_argument(
+        "--serve-demo",
+        metavar="DEVICE",
+        help=_(
+            "run only the simulated vehicle for another ground station: tcp:HOST:PORT (a TCP server), "
+            "udpin:HOST:PORT or udpout:HOST:PORT; HOST defaults to 127.0.0.1"
+        ),
+    )
     parser.add_argument("--text", action="store_true", help=_("terminal view instead of the window"))
     parser.add_argument(
         "--duration", type=_positive_seconds, help=_("exit after this many seconds (for scripts)")
@@ -111,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
     args = build_parser().parse_args(raw)
+    if args.serve_demo is not None:
+        from amc_rc_receiver.serve_demo import run_serve_demo_command  # noqa: PLC0415
+
+        return run_serve_demo_command(args)
     if args.demo and args.device:
         print(_("Use either --demo or --device, not both."), file=sys.stderr)
         return 2

@@ -5,7 +5,9 @@
 The wiring mirrors a real ArduPilot SITL set-up with a JSON physics back end, with the relay
 spliced into the link (vehicle -> relay listen port -> back end, replies back the same way) so a
 bridge monitor sees real, decodable servo packets and JSON state.  This module only assembles
-and orders the parts; each part owns its own socket and thread.
+and orders the parts; each part owns its own socket and thread.  The vehicle's MAVLink port is a
+loopback UDP port for the embedded check, or whatever ``endpoint`` names when the demo serves
+another ground station (``amc-rc-receiver --serve-demo``).
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ import time
 from collections.abc import Callable
 
 from amc_rc_receiver.sim_bridge._service import StartStop
+from amc_rc_receiver.sim_bridge.demo_parameter_store import ParameterStore
 from amc_rc_receiver.sim_bridge.demo_transmitter import Transmitter
 from amc_rc_receiver.sim_bridge.demo_vehicle import (
     COPTER_DEFAULT_STREAM_HZ,
     MAV_TYPE_QUADROTOR,
-    RC_FAILSAFE_TIMEOUT_S,
     SimulatedVehicle,
 )
+from amc_rc_receiver.sim_bridge.demo_vehicle_rules import RC_FAILSAFE_TIMEOUT_S, RcInput
+from amc_rc_receiver.sim_bridge.mavlink_link import LinkEndpoint
 from amc_rc_receiver.sim_bridge.physics_backend import PhysicsBackend
 from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
 
@@ -44,31 +48,43 @@ class DemoSystem(StartStop):
         servo_rate_hz: float = 50.0,
         transmitter_on: bool = True,
         rssi_source: Callable[[], int] | None = None,
+        endpoint: LinkEndpoint | None = None,
         clock: Callable[[], float] = time.monotonic,
+        transmitter: Transmitter | None = None,
+        parameters: ParameterStore | None = None,
+        rc_input: RcInput | None = None,
     ) -> None:
-        self._transmitter = Transmitter(on=transmitter_on)
+        # A demo set-up (demo_setups) brings its own receiver, parameters and failsafe rules.
+        self._transmitter = transmitter if transmitter is not None else Transmitter(on=transmitter_on)
         self._backend = PhysicsBackend(transmitter=self._transmitter)
+        bound: list[StartStop] = [self._backend]
         try:
             self._relay = UdpRelay(
                 RelayConfig(name=DEMO_RELAY_NAME, protocol="ardupilot-json", target=self._backend.address),
                 clock=clock,
             )
+            bound.append(self._relay)
             self._vehicle = SimulatedVehicle(
                 vehicle_type=vehicle_type,
                 default_stream_hz=default_stream_hz,
                 rc_failsafe_timeout_s=rc_failsafe_timeout_s,
                 servo_rate_hz=servo_rate_hz,
                 rssi_source=rssi_source,
+                endpoint=endpoint,
                 clock=clock,
+                parameters=parameters,
+                rc_input=rc_input,
             )
         except BaseException:
-            self._backend.stop()
+            # e.g. the named MAVLink port is in use: release the sockets already bound
+            for part in reversed(bound):
+                part.stop()
             raise
         self._started = False
 
     @property
     def device(self) -> str:
-        """Connection string for FlightController.connect()."""
+        """Connection string for FlightController.connect() (or any pymavlink ground station)."""
         return self._vehicle.device
 
     @property

@@ -1,57 +1,58 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A simulated ArduPilot vehicle: real MAVLink 2 on loopback UDP, RC input through the SITL JSON link.
+"""A simulated ArduPilot vehicle: real MAVLink 2 on one port, RC input through the SITL JSON link.
 
 It reproduces the ArduPilot behaviour an RC receiver check depends on (stream rates that start
-at the firmware default and change only through SET_MESSAGE_INTERVAL, RC_RECEIVER bits that mean
+at the firmware default and change only when a ground station asks, RC_RECEIVER bits that mean
 "ever seen" and "not in failsafe", channels frozen at their last values during failsafe) and gets
 its RC input exactly as ArduPilot SITL does: it sends binary servo packets to a physics back end
-and reads ``rc.rc_N`` from the JSON replies.  The pure rules live in ``RcInput`` and
-``StreamTable``; ``SimulatedVehicle`` is the single-threaded socket shell around them.
+and reads ``rc.rc_N`` from the JSON replies.  Enough of the rest of ArduPilot's ground-station
+protocol (identity, banner, parameters, MAVFTP) is answered by ``GcsProtocol`` for any ground
+station to connect.  Its MAVLink port is a ``MavlinkLink``: by default a loopback UDP port that
+answers whoever speaks to it, or a TCP server / UDP sender for ``--serve-demo``.
 
-The injected ``clock`` drives the RC failsafe timing and ``time_boot_ms``; send cadence is paced
-by the real monotonic clock because it only decides when bytes leave a socket.
+This module is the single-threaded socket shell; the rules live in ``demo_vehicle_rules``.  The
+injected ``clock`` drives the RC failsafe timing and ``time_boot_ms``; send cadence is paced by
+the real monotonic clock because it only decides when bytes leave a socket.  No exception from
+handling one datagram may stop the thread: each is counted in ``handler_errors`` instead.
 """
 
 from __future__ import annotations
 
-import contextlib
-import math
 import select
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.sim_bridge._service import (
-    ThreadedService,
-    bind_udp,
-    drain_udp,
-    local_address,
-)
+from amc_rc_receiver.sim_bridge._service import ThreadedService, bind_udp, drain_udp, local_address
 from amc_rc_receiver.sim_bridge.ardupilot_json import decode_state, encode_servo_packet
+from amc_rc_receiver.sim_bridge.demo_gcs_protocol import GcsProtocol
+from amc_rc_receiver.sim_bridge.demo_identity import FirmwareIdentity
+from amc_rc_receiver.sim_bridge.demo_parameter_store import ParameterStore, default_parameters
+from amc_rc_receiver.sim_bridge.demo_vehicle_rules import (
+    MSG_ID_HEARTBEAT,
+    MSG_ID_RC_CHANNELS,
+    MSG_ID_SYS_STATUS,
+    RC_FAILSAFE_TIMEOUT_S,
+    RcInput,
+    StreamTable,
+    VehicleRcStatus,
+)
 from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.mavlink_link import LinkEndpoint, MavlinkLink, UdpLink, open_link
 
 MAV_TYPE_QUADROTOR: int = mavlink2.MAV_TYPE_QUADROTOR
 MAV_TYPE_GROUND_ROVER: int = mavlink2.MAV_TYPE_GROUND_ROVER
-MSG_ID_HEARTBEAT: int = mavlink2.MAVLINK_MSG_ID_HEARTBEAT
-MSG_ID_SYS_STATUS: int = mavlink2.MAVLINK_MSG_ID_SYS_STATUS
-MSG_ID_RC_CHANNELS: int = mavlink2.MAVLINK_MSG_ID_RC_CHANNELS
-MAV_CMD_SET_MESSAGE_INTERVAL: int = mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
 RC_RECEIVER_BIT: int = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 
 # Copter streams nothing on its first MAVLink port until asked; Rover streams these at 1 Hz.
 COPTER_DEFAULT_STREAM_HZ = 0.0
 ROVER_DEFAULT_STREAM_HZ = 1.0
 HEARTBEAT_HZ = 1.0
-MAX_STREAM_HZ = 50.0  # caps a tiny requested interval so per-tick work stays bounded
-RC_FAILSAFE_TIMEOUT_S = 1.0  # RC_FS_TIMEOUT default
 SERVO_CHANNELS = 16
-RC_CHANNELS_FIELDS = 18  # RC_CHANNELS carries chan1_raw..chan18_raw
-MAX_RC_INPUT_CHANNELS = 16  # AP_RCProtocol_FDM takes at most 16 channels
 RSSI_UNKNOWN = 255
 
 RADIO_FAILSAFE_TEXT = "Radio Failsafe - Disarming"  # a disarmed vehicle at rest disarms on failsafe
@@ -77,129 +78,13 @@ MAX_TICK_S = 0.01
 RECV_BUFFER_SIZE = 65536
 
 
-@dataclass(frozen=True)
-class VehicleRcStatus:
-    """The vehicle's view of its RC input at one instant."""
-
-    ever_seen: bool
-    in_failsafe: bool
-    chancount: int
-    channels: tuple[int, ...]  # RC_CHANNELS_FIELDS values; 0 beyond chancount
-    frame_count: int
-    replies_accepted: int
-    replies_rejected: int
-    last_reply_error: str | None = None
-
-    @property
-    def healthy(self) -> bool:
-        return self.ever_seen and not self.in_failsafe
-
-
-class RcInput:
-    """RC receiver state as ArduPilot keeps it: last PWM values, ever-seen latch, failsafe timer."""
-
-    def __init__(self, failsafe_timeout_s: float = RC_FAILSAFE_TIMEOUT_S) -> None:
-        self._timeout_s = failsafe_timeout_s
-        # SITL's rcin starts at 0.0, which becomes 1000 µs for a channel below the count never sent.
-        self._pwm = [1000] * MAX_RC_INPUT_CHANNELS
-        self._count = 0
-        self._last_input_at: float | None = None
-        self._in_failsafe = False
-
-    @property
-    def ever_seen(self) -> bool:
-        return self._last_input_at is not None
-
-    @property
-    def in_failsafe(self) -> bool:
-        return self._in_failsafe
-
-    @property
-    def chancount(self) -> int:
-        return self._count
-
-    def channels(self) -> tuple[int, ...]:
-        values = [self._pwm[i] if i < self._count else 0 for i in range(MAX_RC_INPUT_CHANNELS)]
-        return tuple(values + [0] * (RC_CHANNELS_FIELDS - MAX_RC_INPUT_CHANNELS))
-
-    def on_input(self, rc: Sequence[float | None], now: float) -> bool:
-        """Take one frame of RC input; return True if this ended an RC failsafe."""
-        count = min(len(rc), MAX_RC_INPUT_CHANNELS)
-        if count == 0:
-            return False
-        for i in range(count):
-            value = rc[i]
-            if value is not None and math.isfinite(value):
-                self._pwm[i] = max(0, min(65535, round(value)))
-        self._count = count
-        self._last_input_at = now
-        if self._in_failsafe:
-            self._in_failsafe = False
-            return True
-        return False
-
-    def check(self, now: float) -> bool:
-        """Advance the failsafe timer; return True if RC failsafe started just now."""
-        if self._in_failsafe or self._last_input_at is None:
-            return False
-        if now - self._last_input_at > self._timeout_s:
-            self._in_failsafe = True
-            return True
-        return False
-
-
-class StreamTable:
-    """Per-message stream rates for one link, with ArduPilot's SET_MESSAGE_INTERVAL semantics."""
-
-    def __init__(self, defaults_hz: dict[int, float], max_hz: float = MAX_STREAM_HZ) -> None:
-        self._defaults = dict(defaults_hz)
-        self._rates = dict(defaults_hz)
-        self._next_due: dict[int, float] = dict.fromkeys(defaults_hz, 0.0)
-        self._max_hz = max_hz
-
-    def rates(self) -> dict[int, float]:
-        return dict(self._rates)
-
-    def set_interval(self, message_id: int, interval_us: int, now: float) -> int:
-        """Apply a request and return the MAV_RESULT to acknowledge it with."""
-        if message_id not in self._rates:
-            return int(mavlink2.MAV_RESULT_DENIED)
-        if interval_us > 0:
-            rate = min(1e6 / interval_us, self._max_hz)
-        elif interval_us == 0:
-            rate = self._defaults[message_id]
-        elif interval_us == -1:
-            rate = 0.0
-        else:
-            return int(mavlink2.MAV_RESULT_DENIED)
-        self._rates[message_id] = rate
-        self._next_due[message_id] = now
-        return int(mavlink2.MAV_RESULT_ACCEPTED)
-
-    def due(self, now: float) -> list[int]:
-        """Message ids to send now; each is rescheduled one period on (or from now if late)."""
-        result = []
-        for message_id, rate in self._rates.items():
-            if rate <= 0 or now < self._next_due[message_id]:
-                continue
-            period = 1.0 / rate
-            next_due = self._next_due[message_id] + period
-            self._next_due[message_id] = next_due if next_due > now else now + period
-            result.append(message_id)
-        return result
-
-    def seconds_until_next(self, now: float) -> float | None:
-        waits = [self._next_due[m] - now for m, rate in self._rates.items() if rate > 0]
-        return max(0.0, min(waits)) if waits else None
-
-
 class SimulatedVehicle(ThreadedService):
-    """An ArduPilot-like vehicle on 127.0.0.1 that a GCS reaches with ``udpout:`` (see ``device``).
+    """An ArduPilot-like vehicle that a ground station reaches with ``device``.
 
-    Like ArduPilot's udpin ports it learns the GCS address from the datagrams it receives; the
-    latest MAVLink sender wins, so a GCS that reconnects from a new ephemeral port is served
-    again.  Sockets are bound in the constructor so addresses are known at once; one background
-    thread serves both.  ``start()``/``stop()`` are idempotent; a stopped vehicle cannot be restarted.
+    Without ``endpoint`` it listens on ``listen`` (127.0.0.1, ephemeral port) like ArduPilot's
+    udpin ports and answers the latest MAVLink sender, or ``gcs_address`` before anyone spoke.
+    Sockets are bound in the constructor so addresses are known at once; one background thread
+    serves them.  ``start()``/``stop()`` are idempotent; a stopped vehicle cannot be restarted.
     """
 
     def __init__(
@@ -209,6 +94,7 @@ class SimulatedVehicle(ThreadedService):
         listen: tuple[str, int] = ("127.0.0.1", 0),
         servo_listen: tuple[str, int] = ("127.0.0.1", 0),
         gcs_address: tuple[str, int] | None = None,
+        endpoint: LinkEndpoint | None = None,
         vehicle_type: int = MAV_TYPE_QUADROTOR,
         system_id: int = 1,
         component_id: int = 1,
@@ -217,7 +103,10 @@ class SimulatedVehicle(ThreadedService):
         rc_failsafe_timeout_s: float = RC_FAILSAFE_TIMEOUT_S,
         rssi_source: Callable[[], int] | None = None,
         send_statustext: bool = True,
+        identity: FirmwareIdentity | None = None,
+        parameters: ParameterStore | None = None,
         clock: Callable[[], float] = time.monotonic,
+        rc_input: RcInput | None = None,
     ) -> None:
         if servo_rate_hz <= 0 or servo_rate_hz > 65535:
             raise ValueError(f"servo_rate_hz must be in (0, 65535], got {servo_rate_hz}")
@@ -225,19 +114,15 @@ class SimulatedVehicle(ThreadedService):
         self._clock = clock
         self._boot_time = clock()
         self._vehicle_type = vehicle_type
-        self._system_id = system_id
-        self._component_id = component_id
         self._servo_rate_hz = servo_rate_hz
         self._rssi_source = rssi_source
         self._statustext_enabled = send_statustext
         self._mav = mavlink2.MAVLink(None, srcSystem=system_id, srcComponent=component_id)
-        self._parser = mavlink2.MAVLink(None, srcSystem=system_id, srcComponent=component_id)
-        self._parser.robust_parsing = True
 
         self._lock = threading.Lock()
         self._backend_address = backend_address
-        self._gcs_address = gcs_address
-        self._rc = RcInput(rc_failsafe_timeout_s)
+        # A demo set-up passes RC failsafe rules that follow its parameters (demo_setups).
+        self._rc = rc_input if rc_input is not None else RcInput(rc_failsafe_timeout_s)
         self._streams = StreamTable(
             {
                 MSG_ID_HEARTBEAT: HEARTBEAT_HZ,
@@ -250,26 +135,53 @@ class SimulatedVehicle(ThreadedService):
         self._replies_accepted = 0
         self._replies_rejected = 0
         self._last_reply_error: str | None = None
+        self._handler_errors = 0
+        self._last_handler_error: str | None = None
         self._servo_pwm: tuple[int, ...] = (1000, 1000, 1000, 1000) + (0,) * (SERVO_CHANNELS - 4)
 
-        self._mav_sock = bind_udp(listen)
+        self._link: MavlinkLink = (
+            UdpLink(listen, peer=gcs_address, learn_peer=True)
+            if endpoint is None
+            else open_link(endpoint, first_peer=gcs_address)
+        )
         try:
             self._servo_sock = bind_udp(servo_listen)
         except OSError:
-            self._mav_sock.close()
+            self._link.close()
             raise
-        self._address: tuple[str, int] = local_address(self._mav_sock)
         self._servo_address: tuple[str, int] = local_address(self._servo_sock)
+        self._peer_generation = self._link.peer_generation
+        self._protocol = GcsProtocol(
+            mav=self._mav,
+            send=self._send_mavlink,
+            has_room=self._link.has_room,
+            streams=self._streams,
+            lock=self._lock,
+            build_stream_message=self._build_stream_message,
+            identity=identity or FirmwareIdentity(),
+            parameters=parameters
+            if parameters is not None
+            else default_parameters(
+                system_id=system_id,
+                rc_failsafe_timeout_s=rc_failsafe_timeout_s,
+                reports_rssi=rssi_source is not None,
+            ),
+            vehicle_type=vehicle_type,
+            system_id=system_id,
+            component_id=component_id,
+            param_rate_hz=self._link.param_rate_hz,
+        )
 
     # ---------------------------------------------------------------- public API
     @property
     def device(self) -> str:
-        """The connection string a GCS on this machine passes to FlightController.connect()."""
-        return f"udpout:{self._address[0]}:{self._address[1]}"
+        """The connection string a ground station on this machine passes to pymavlink."""
+        return self._link.gcs_device
 
     @property
     def address(self) -> tuple[str, int]:
-        return self._address
+        """The vehicle's own MAVLink address (the listening port for udpin and tcp)."""
+        return self._link.local_address
 
     @property
     def servo_address(self) -> tuple[str, int]:
@@ -288,8 +200,20 @@ class SimulatedVehicle(ThreadedService):
 
     @property
     def gcs_address(self) -> tuple[str, int] | None:
+        """The ground station being served (the TCP client, the UDP peer), if any."""
         with self._lock:
-            return self._gcs_address
+            return self._link.peer
+
+    @property
+    def handler_errors(self) -> int:
+        """Exceptions raised while handling traffic; each was survived."""
+        with self._lock:
+            return self._handler_errors
+
+    @property
+    def last_handler_error(self) -> str | None:
+        with self._lock:
+            return self._last_handler_error
 
     def rc_status(self) -> VehicleRcStatus:
         with self._lock:
@@ -310,86 +234,87 @@ class SimulatedVehicle(ThreadedService):
 
     # ---------------------------------------------------------------- thread
     def _close(self) -> None:
-        self._mav_sock.close()
+        with self._lock:
+            self._link.close()
         self._servo_sock.close()
+
+    def _guarded(self, action: Callable[..., None], *args: Any) -> None:
+        try:
+            action(*args)
+        except Exception as error:  # one bad datagram or reply must never stop the vehicle
+            self._count_error(error)
+
+    def _count_error(self, error: BaseException) -> None:
+        with self._lock:
+            self._handler_errors += 1
+            self._last_handler_error = f"{type(error).__name__}: {error}"
 
     def _run(self) -> None:
         next_servo = time.monotonic()
         servo_period = 1.0 / self._servo_rate_hz
-        handlers = (
-            (self._mav_sock, self._handle_mavlink_datagram),
-            (self._servo_sock, self._handle_backend_datagram),
-        )
-        sockets = [sock for sock, _handler in handlers]
         while not self._stop_event.is_set():
             pace_now = time.monotonic()
             with self._lock:
-                until_stream = self._streams.seconds_until_next(pace_now)
+                # Streams wait for a ground station; without one, only the servo cadence wakes us.
+                serving = self._link.peer is not None
+                until_stream = self._streams.seconds_until_next(pace_now) if serving else None
+                link_read = self._link.read_sockets()
+                link_write = self._link.write_sockets()
             timeout = min(MAX_TICK_S, max(0.0, next_servo - pace_now))
             if until_stream is not None:
                 timeout = min(timeout, until_stream)
             try:
-                readable, _w, _x = select.select(sockets, [], [], timeout)
-            except (OSError, ValueError):
-                return  # sockets closed by stop()
-            for sock, handler in handlers:
+                readable, writable, _x = select.select(
+                    [*link_read, self._servo_sock], link_write, [], timeout
+                )
+            except (OSError, ValueError) as error:
+                if self._stop_event.is_set():
+                    return  # sockets closed by stop()
+                self._count_error(error)
+                self._stop_event.wait(MAX_TICK_S)  # do not spin on a broken socket
+                continue
+            if self._servo_sock in readable:
+                drain_udp(
+                    self._servo_sock, self._on_backend_datagram, MAX_DATAGRAMS_PER_WAKEUP, RECV_BUFFER_SIZE
+                )
+            for sock in link_read:
                 if sock in readable:
-                    drain_udp(sock, handler, MAX_DATAGRAMS_PER_WAKEUP, RECV_BUFFER_SIZE)
+                    self._guarded(self._read_link, sock)
+            for sock in writable:
+                self._guarded(self._link.on_writable, sock)
 
-            self._check_failsafe()
+            self._guarded(self._greet_new_peer)
+            self._guarded(self._check_failsafe)
             pace_now = time.monotonic()
             if pace_now >= next_servo:
-                self._send_servo_packet()
+                self._guarded(self._send_servo_packet)
                 next_servo += servo_period
                 if next_servo <= pace_now:
                     next_servo = pace_now + servo_period
-            self._send_due_streams(pace_now)
+            self._guarded(self._send_due_streams, pace_now)
+            self._guarded(self._protocol.pump)
 
     # ---------------------------------------------------------------- MAVLink side
-    def _handle_mavlink_datagram(self, data: bytes, sender: tuple[str, int]) -> None:
-        try:
-            messages = self._parser.parse_buffer(data) or []
-        except Exception:  # pymavlink raises assorted exception types on junk
-            return
-        valid = [m for m in messages if m.get_type() != "BAD_DATA"]
-        if not valid:
-            return
+    def _read_link(self, sock: Any) -> None:
         with self._lock:
-            # The latest MAVLink sender is the GCS, so a reconnecting GCS on a new port is served.
-            self._gcs_address = sender
-        for message in valid:
-            if message.get_type() in ("COMMAND_LONG", "COMMAND_INT"):
-                self._handle_command(message)
+            messages = self._link.on_readable(sock)
+        self._greet_new_peer()
+        for message in messages:
+            self._guarded(self._protocol.handle, message)
 
-    def _handle_command(self, message: Any) -> None:
-        if message.target_system not in (0, self._system_id):
-            return
-        if message.target_component not in (0, self._component_id):
-            return
-        command = int(message.command)
-        if command == MAV_CMD_SET_MESSAGE_INTERVAL:
-            result = self._set_message_interval(float(message.param1), float(message.param2))
-        else:
-            result = int(mavlink2.MAV_RESULT_UNSUPPORTED)
-        ack = self._mav.command_ack_encode(
-            command,
-            result,
-            0,
-            0,
-            target_system=message.get_srcSystem(),
-            target_component=message.get_srcComponent(),
-        )
-        self._send_mavlink(ack)
-
-    def _set_message_interval(self, param1: float, param2: float) -> int:
-        if not (math.isfinite(param1) and math.isfinite(param2)) or param1 != int(param1):
-            return int(mavlink2.MAV_RESULT_DENIED)
+    def _greet_new_peer(self) -> None:
         with self._lock:
-            return self._streams.set_interval(int(param1), int(param2), time.monotonic())
+            generation = self._link.peer_generation
+            if generation == self._peer_generation:
+                return
+            self._peer_generation = generation
+            # A new ground station hears a heartbeat first, as from SITL once a client connects.
+            self._streams.restart(MSG_ID_HEARTBEAT, time.monotonic())
+        self._protocol.reset()
 
     def _send_due_streams(self, pace_now: float) -> None:
         with self._lock:
-            if self._gcs_address is None:
+            if self._link.peer is None:
                 return
             due = self._streams.due(pace_now)
         for message_id in due:
@@ -428,18 +353,10 @@ class SimulatedVehicle(ThreadedService):
     def _time_boot_ms(self) -> int:
         return int(max(0.0, self._clock() - self._boot_time) * 1000) & 0xFFFFFFFF
 
-    def _send_statustext(self, text: str) -> None:
-        if self._statustext_enabled:
-            message = self._mav.statustext_encode(mavlink2.MAV_SEVERITY_WARNING, text.encode("ascii"))
-            self._send_mavlink(message)
-
-    def _send_mavlink(self, message: Any) -> None:
-        address = self.gcs_address
-        if address is None:
-            return
-        # A vanished GCS is not an error: it is re-learned from its next datagram.
-        with contextlib.suppress(OSError):
-            self._mav_sock.sendto(message.pack(self._mav), address)
+    def _send_mavlink(self, message: Any) -> bool:
+        data = message.pack(self._mav)
+        with self._lock:
+            return self._link.send(data)
 
     # ---------------------------------------------------------------- JSON physics side
     def _send_servo_packet(self) -> None:
@@ -455,6 +372,9 @@ class SimulatedVehicle(ThreadedService):
             return
         with self._lock:
             self._awaiting_reply = True
+
+    def _on_backend_datagram(self, data: bytes, sender: tuple[str, int]) -> None:
+        self._guarded(self._handle_backend_datagram, data, sender)
 
     def _handle_backend_datagram(self, data: bytes, _sender: tuple[str, int]) -> None:
         try:
@@ -477,12 +397,12 @@ class SimulatedVehicle(ThreadedService):
                 self._frame_count = (self._frame_count + 1) & 0xFFFFFFFF
                 self._awaiting_reply = False
             cleared = self._rc.on_input(state.rc, now) if state.rc is not None else False
-        if cleared:
-            self._send_statustext(RADIO_FAILSAFE_CLEARED_TEXT)
+        if cleared and self._statustext_enabled:
+            self._protocol.send_statustext(RADIO_FAILSAFE_CLEARED_TEXT, mavlink2.MAV_SEVERITY_WARNING)
 
     def _check_failsafe(self) -> None:
         now = self._clock()
         with self._lock:
             started = self._rc.check(now)
-        if started:
-            self._send_statustext(RADIO_FAILSAFE_TEXT)
+        if started and self._statustext_enabled:
+            self._protocol.send_statustext(RADIO_FAILSAFE_TEXT, mavlink2.MAV_SEVERITY_WARNING)

@@ -17,7 +17,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.backend_flightcontroller_commands import CommandOutcome
+from amc_rc_receiver.plugins.rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
 from amc_rc_receiver.sim_bridge.ardupilot_json import (
     MAGIC_16,
     decode_servo_packet,
@@ -29,13 +29,26 @@ from amc_rc_receiver.sim_bridge.snapshot import Direction
 
 DEADLINE_S = 10.0
 RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
+SET_INTERVAL = mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
 
 
 class Poller:
-    """Reads every message the way the data model does: non-blocking, all passed to the facade."""
+    """Reads every message the way the data model does: non-blocking, each one shown to the command
+    tracker, so waiting for one message never discards another."""
 
     def __init__(self, fc: FlightController) -> None:
         self.fc = fc
+        self.commands = CommandManager()
+
+    def request_rc_streams(self) -> list[PendingCommand]:
+        """Ask for RC_CHANNELS and SYS_STATUS at 5 Hz, as the RC receiver check does."""
+        system, component = self.fc.info.system_id_int, self.fc.info.component_id_int
+        assert system is not None
+        assert component is not None
+        return [
+            self.commands.send(self.fc.master, SET_INTERVAL, (message_id, 200_000), system, component)
+            for message_id in (mavlink2.MAVLINK_MSG_ID_RC_CHANNELS, mavlink2.MAVLINK_MSG_ID_SYS_STATUS)
+        ]
 
     def wait_for(self, predicate: Callable[[Any], bool], deadline_s: float = DEADLINE_S) -> Any:
         end = time.monotonic() + deadline_s
@@ -46,7 +59,7 @@ class Poller:
             if msg is None:
                 time.sleep(0.005)
                 continue
-            self.fc.handle_message(msg)
+            self.commands.handle_message(msg)
             if predicate(msg):
                 return msg
         raise AssertionError("the expected MAVLink message did not arrive")
@@ -78,40 +91,40 @@ def demo() -> Iterator[DemoSystem]:
 
 
 @pytest.fixture
-def connected(demo: DemoSystem) -> Iterator[tuple[FlightController, Poller]]:
+def poller(demo: DemoSystem) -> Iterator[Poller]:
+    """A FlightController connected to the demo, read through a Poller."""
     fc = FlightController()
     assert fc.connect(demo.device, timeout=DEADLINE_S) == ""
     try:
-        yield fc, Poller(fc)
+        yield Poller(fc)
     finally:
         fc.disconnect()
 
 
 def test_the_demo_vehicle_is_found_and_accepts_the_rc_stream_requests(
-    connected: tuple[FlightController, Poller],
+    poller: Poller,
 ) -> None:
     """
     GIVEN a running demo system
     WHEN the FlightController connects to its device and requests RC_CHANNELS and SYS_STATUS
     THEN it identifies an ArduPilot quadrotor 1/1 and both requests are ACCEPTED.
     """
-    fc, poller = connected
+    fc = poller.fc
     assert fc.info.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
     assert fc.info.vehicle_type == mavlink2.MAV_TYPE_QUADROTOR
-    assert (fc.target_system, fc.target_component) == (1, 1)
-    requests = fc.request_rc_receiver_messages()
-    poller.wait_for(lambda _msg: all(request.done for request in requests))
+    assert (fc.info.system_id_int, fc.info.component_id_int) == (1, 1)
+    requests = poller.request_rc_streams()
+    poller.wait_for(lambda _msg: all(request.outcome is not CommandOutcome.PENDING for request in requests))
     assert [request.outcome for request in requests] == [CommandOutcome.ACCEPTED] * 2
 
 
-def test_channels_move_while_the_transmitter_is_on(connected: tuple[FlightController, Poller]) -> None:
+def test_channels_move_while_the_transmitter_is_on(poller: Poller) -> None:
     """
     GIVEN a connected demo with the transmitter on
     WHEN RC_CHANNELS stream at 5 Hz
     THEN the receiver is present and healthy and CH1 takes at least three different values.
     """
-    fc, poller = connected
-    fc.request_rc_receiver_messages()
+    poller.request_rc_streams()
     poller.wait_for(_is_status(healthy=True))
     seen: set[int] = set()
     poller.wait_for(lambda msg: _is_rc(msg) and (seen.add(msg.chan1_raw) or len(seen) >= 3))
@@ -119,7 +132,7 @@ def test_channels_move_while_the_transmitter_is_on(connected: tuple[FlightContro
 
 
 def test_transmitter_off_triggers_failsafe_with_frozen_channels_and_on_recovers(
-    demo: DemoSystem, connected: tuple[FlightController, Poller]
+    demo: DemoSystem, poller: Poller
 ) -> None:
     """
     GIVEN a connected demo with a healthy receiver
@@ -127,8 +140,7 @@ def test_transmitter_off_triggers_failsafe_with_frozen_channels_and_on_recovers(
     THEN the RC_RECEIVER health bit clears (present stays set) and RC_CHANNELS repeat the same values;
     AND WHEN it is switched on again THEN the receiver is healthy and the channels move again.
     """
-    fc, poller = connected
-    fc.request_rc_receiver_messages()
+    poller.request_rc_streams()
     poller.wait_for(_is_status(healthy=True))
 
     demo.set_transmitter_on(False)
@@ -150,17 +162,14 @@ def test_transmitter_off_triggers_failsafe_with_frozen_channels_and_on_recovers(
     poller.wait_for(lambda msg: _is_rc(msg) and _channels(msg) != first)
 
 
-def test_the_relay_recorded_servo_packets_and_json_replies(
-    demo: DemoSystem, connected: tuple[FlightController, Poller]
-) -> None:
+def test_the_relay_recorded_servo_packets_and_json_replies(demo: DemoSystem, poller: Poller) -> None:
     """
     GIVEN a running demo whose radio link goes through the relay
     WHEN the relay's capture ring is drained after RC has reached the vehicle
     THEN it holds 40-byte servo packets from the vehicle and JSON states with rc from the back end,
     AND a BridgeMonitor over the demo's relays counts traffic in both directions without errors.
     """
-    fc, poller = connected
-    fc.request_rc_receiver_messages()
+    poller.request_rc_streams()
     poller.wait_for(_is_status(healthy=True))
     (relay,) = demo.relays
     assert relay.config.protocol == "ardupilot-json"

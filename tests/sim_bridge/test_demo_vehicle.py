@@ -32,6 +32,7 @@ from amc_rc_receiver.sim_bridge.demo_vehicle import (
     SimulatedVehicle,
     StreamTable,
 )
+from amc_rc_receiver.sim_bridge.demo_vehicle_rules import data_stream_messages
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
@@ -658,3 +659,23 @@ def test_stream_table_caps_tiny_intervals_and_keeps_unknown_ids_out() -> None:
     assert table.due(0.0) == [RC_CHANNELS]
     assert table.due(0.01) == []
     assert table.due(0.02) == [RC_CHANNELS]
+
+
+def test_stream_table_layers_default_data_stream_and_interval_like_ardupilot() -> None:
+    """
+    GIVEN a stream table with RC_CHANNELS and SYS_STATUS at the Copter default of 0 Hz
+    WHEN REQUEST_DATA_STREAM sets RC_CHANNELS' stream to 4 Hz, SET_MESSAGE_INTERVAL overrides it
+    with 10 Hz, and interval 0 removes the override
+    THEN the rate is 4, then 10, then the stream's 4 again (not the firmware default), and
+    SYS_STATUS in its own stream group is untouched throughout.
+    """
+    table = StreamTable({RC_CHANNELS: 0.0, SYS_STATUS: 0.0})
+    table.set_stream_rate(data_stream_messages(mavlink2.MAV_DATA_STREAM_RC_CHANNELS), 4, 0.0)
+    assert table.rates() == {RC_CHANNELS: 4.0, SYS_STATUS: 0.0}
+    table.set_interval(RC_CHANNELS, 100_000, 0.0)
+    assert table.rates()[RC_CHANNELS] == pytest.approx(10.0)
+    table.set_interval(RC_CHANNELS, 0, 0.0)
+    assert table.rates() == {RC_CHANNELS: 4.0, SYS_STATUS: 0.0}
+    table.set_stream_rate(data_stream_messages(mavlink2.MAV_DATA_STREAM_ALL), 0, 0.0)
+    assert table.rates() == {RC_CHANNELS: 0.0, SYS_STATUS: 0.0}
+    assert data_stream_messages(mavlink2.MAV_DATA_STREAM_POSITION) == ()
