@@ -26,7 +26,7 @@ ENTRY_SCRIPT = "launch_amc_rc_receiver.py"
 SUBMODULE_PACKAGES = (f"{PACKAGE}.plugins", f"{PACKAGE}.sim_bridge")
 # Package data, relative to the package folder (mirrors pyproject's package-data; the .po
 # sources are not needed at run time because the .mo files are compiled here).
-DATA_PATTERNS = ("data/*/*.param", "locale/*/LC_MESSAGES/*.mo")
+DATA_PATTERNS = ("data/*/*.param", "data/*.json", "locale/*/LC_MESSAGES/*.mo")
 # Package data kept outside the package folder (mirrors pyproject's package-dir):
 # (folder under the project root, pattern, destination folder in the bundle).
 MAPPED_DATA = (("configuration_steps", "*.json", f"{PACKAGE}/configuration_steps"),)
