@@ -26,6 +26,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     DirectionSnapshot,
     LinkSnapshot,
 )
+from amc_rc_receiver.text_check import describe_check_events, format_check_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
@@ -233,6 +234,7 @@ class TextFrontEnd:
         lines = [_("RC receiver check  (Ctrl+C to quit)"), ""]
         lines.extend(format_status_line(state).split(" | "))
         lines.extend(format_request(request) for request in state.interval_requests)
+        lines.extend(format_check_lines(state))
         if bridge is not None:
             lines.append("")
             lines.extend(format_bridge_summary(bridge))
@@ -242,7 +244,7 @@ class TextFrontEnd:
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
         elapsed = max(0.0, now - state.test_started_at)
-        for event in describe_events(self._previous, state):
+        for event in describe_events(self._previous, state) + describe_check_events(self._previous, state):
             self._out.write(f"[{elapsed:6.1f} s] * {event}\n")
         if self._last_status_at is None or now - self._last_status_at >= self._status_interval_s:
             self._last_status_at = now
