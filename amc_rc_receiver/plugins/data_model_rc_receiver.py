@@ -189,6 +189,11 @@ class RCReceiverDataModel:
             self._link_error = describe_transport_error(error)
         self._requested_on = None
         self._recovering = False
+        # The streams are back at the firmware's default: neither the rates measured at 5 Hz nor
+        # the requests' outcomes describe the link any more.
+        self._requests = ()
+        self._channels_rate.reset()
+        self._status_rate.reset()
         self._invalidate_readings()
         self._state = self._safe_build_state()
 

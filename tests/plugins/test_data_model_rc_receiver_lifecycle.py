@@ -355,3 +355,46 @@ def test_a_deactivation_right_after_a_recovery_still_restores_the_defaults(harne
 
     assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
     assert harness.interval_commands() == REQUEST + RESTORE
+
+
+def test_after_deactivation_no_rate_or_request_outcome_of_the_old_streams_is_shown(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN an active model with accepted requests and streams measured at their rate
+    WHEN it is deactivated (the user disconnects or leaves the step)
+    THEN the snapshot shows no rate and no request outcome any more, as the streams were handed
+         back to the firmware's default
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    for _ in range(5):
+        harness.clock.advance(0.2)
+        harness.vehicle.send_rc_channels([1500] * 5)
+        harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+        harness.poll_after_sync()
+    assert harness.model.state.rc_channels_rate_hz > 0
+
+    harness.model.deactivate()
+    state = harness.model.state  # what a view shows after deactivation: it polls no more
+
+    assert state.rc_channels_rate_hz == 0.0
+    assert state.sys_status_rate_hz == 0.0
+    assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.NOT_REQUESTED] * 2
+
+
+def test_right_after_a_resume_the_rates_do_not_count_what_queued_meanwhile(harness: ModelHarness) -> None:
+    """
+    GIVEN an active model, suspended while the vehicle sent 60 RC_CHANNELS (a file dialog)
+    WHEN it resumes and polls
+    THEN the dropped backlog does not show up as a burst in the measured rate
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    harness.model.suspend()
+    harness.send_backlog(*[rc_channels((1500,) * 5) for _ in range(60)])
+
+    harness.model.resume()
+    state = harness.poll_after_sync()
+
+    assert state.rc_channels_rate_hz == 0.0
