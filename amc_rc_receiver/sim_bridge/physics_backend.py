@@ -10,14 +10,14 @@ which is what ArduPilot SITL expects (it sends from an ephemeral port).
 
 Serving a real ArduPilot SITL (a binary you built yourself from the upstream sources)::
 
-    python -m amc_rc_receiver.sim_bridge.physics_backend --listen 127.0.0.1:9002
-    arducopter --model JSON:127.0.0.1 --speedup 1 --defaults copter.parm -I0
-    # or: sim_vehicle.py -v ArduCopter -f JSON --console
+    python -m amc_rc_receiver.sim_bridge.physics_backend --instance 0
+    arducopter --model JSON:127.0.0.1 --speedup 1 --defaults copter.parm -I0 --serial0 tcp:0
 
-SITL sends 40-byte servo packets to UDP 9002 (9002 + 10*N for ``-I N``) and opens its MAVLink
-port only after the first accepted reply.  RC reaches SITL through the ``rc`` object of the
-replies (builds before JSON RC support only take RC from UDP port 5501).  Use ``--no-rc`` to
-start with the transmitter off, e.g. to watch the RC failsafe trigger.
+SITL sends 40-byte servo packets to UDP 9002 + 10·N for ``-I N``.  The transmitter goes two
+ways: in the ``rc`` object of the replies, for builds that read it, and as RC-input datagrams to
+UDP 5501 + 10·N, the only way into builds of mid-2025, which have no JSON ``rc`` key (SITL lists
+the keys it parsed under "JSON received:").  Use ``--no-rc`` to start with the transmitter off.
+``amc-rc-receiver --sitl`` runs this back end itself, with a switchable transmitter.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ from amc_rc_receiver.sim_bridge.ardupilot_json import (
 )
 from amc_rc_receiver.sim_bridge.demo_transmitter import Transmitter
 from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.sitl_rc_input import RC_INPUT_BASE_PORT, RcInputSender
+
+SITL_JSON_BASE_PORT = 9002
 
 STANDARD_GRAVITY = 9.80665
 # Bounds per wake-up and per bookkeeping table, so a flood never grows memory or starves stop().
@@ -263,13 +266,37 @@ def format_counters(counters: BackendCounters) -> str:
 def main(argv: Sequence[str] | None = None, *, sleep: Callable[[float], None] = time.sleep) -> int:
     parser = argparse.ArgumentParser(description=_("JSON physics back end for ArduPilot SITL --model JSON"))
     parser.add_argument(
-        "--listen", type=_parse_address, default=("127.0.0.1", 9002), help=_("HOST:PORT to bind")
+        "--instance",
+        type=int,
+        default=0,
+        help=_("SITL instance N (its -I N): the default ports move by 10*N"),
     )
+    parser.add_argument(
+        "--listen", type=_parse_address, help=_("HOST:PORT to bind (default 127.0.0.1:9002+10*N)")
+    )
+    parser.add_argument(
+        "--rc-input",
+        type=_parse_address,
+        help=_("where to send the transmitter as SITL RC input (default 127.0.0.1:5501+10*N)"),
+    )
+    parser.add_argument("--no-rc-input", action="store_true", help=_("send RC only in the JSON replies"))
     parser.add_argument("--no-rc", action="store_true", help=_("start with the simulated transmitter off"))
     args = parser.parse_args(argv)
-    backend = PhysicsBackend(args.listen, transmitter=Transmitter(on=not args.no_rc))
+    listen = args.listen or ("127.0.0.1", SITL_JSON_BASE_PORT + 10 * args.instance)
+    transmitter = Transmitter(on=not args.no_rc)
+    backend = PhysicsBackend(listen, transmitter=transmitter)
     banner = _("Serving SITL JSON physics on {host}:{port} (Ctrl-C to stop)")
     print(banner.format(host=backend.address[0], port=backend.address[1]))
+    rc_input = None
+    if not args.no_rc_input:
+        target = args.rc_input or ("127.0.0.1", RC_INPUT_BASE_PORT + 10 * args.instance)
+        rc_input = RcInputSender(transmitter, target)
+        rc_input.start()
+        print(
+            _("Sending the transmitter to SITL's RC input {host}:{port}").format(
+                host=target[0], port=target[1]
+            )
+        )
     with backend:
         try:
             while True:
@@ -277,6 +304,9 @@ def main(argv: Sequence[str] | None = None, *, sleep: Callable[[float], None] = 
                 print(format_counters(backend.counters()))
         except KeyboardInterrupt:
             pass
+        finally:
+            if rc_input is not None:
+                rc_input.stop()
     return 0
 
 

@@ -1,0 +1,108 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""SITL's console output and the runner's own notes, kept in a bounded, numbered log.
+
+Both views read the log by cursor (``since(n)``) so each line is shown once however often they
+poll, and a view that falls behind loses the oldest lines rather than growing memory.  SITL's
+"JSON received:" blocks are read here as well: they list the JSON keys the build parsed, which is
+the only reliable way to know whether it takes RC from the JSON ``rc`` object.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MAX_LINES = 1000
+MAX_LINE_CHARS = 400
+_JSON_BLOCK_START = "JSON received:"
+_JSON_RC_KEY = "rc: rc_"
+
+
+@dataclass(frozen=True)
+class ConsoleLine:
+    """One line: ``number`` counts from 0 over the whole run; ``from_sitl`` False marks a runner note."""
+
+    number: int
+    time: float
+    text: str
+    from_sitl: bool
+
+
+class ConsoleLog:
+    """Thread-safe bounded log: the reader threads append, the views read by cursor."""
+
+    def __init__(
+        self,
+        max_lines: int = MAX_LINES,
+        *,
+        max_line_chars: int = MAX_LINE_CHARS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_lines < 1:
+            raise ValueError("a console log needs room for at least one line")
+        self._lines: deque[ConsoleLine] = deque(maxlen=max_lines)
+        self._max_line_chars = max_line_chars
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._next = 0
+
+    def append(self, text: str, *, from_sitl: bool = True) -> ConsoleLine:
+        if len(text) > self._max_line_chars:
+            text = text[: self._max_line_chars - 1] + "…"
+        with self._lock:
+            line = ConsoleLine(self._next, self._clock(), text, from_sitl)
+            self._next += 1
+            self._lines.append(line)
+        return line
+
+    @property
+    def next_number(self) -> int:
+        """The number the next line will get: a cursor that skips everything logged so far."""
+        with self._lock:
+            return self._next
+
+    def since(self, number: int) -> tuple[list[ConsoleLine], int]:
+        """Lines numbered ``number`` or later that are still kept, and the cursor for the next call."""
+        with self._lock:
+            lines = [line for line in self._lines if line.number >= number]
+            return lines, self._next
+
+    def tail(self, count: int) -> list[ConsoleLine]:
+        with self._lock:
+            return list(self._lines)[-count:] if count > 0 else []
+
+
+class JsonKeysWatch:
+    """Reads SITL's "JSON received:" blocks: does this build parse the ``rc`` object?
+
+    ``reads_rc`` is None until a block was seen, then True once any block listed an ``rc`` key
+    (the back end sends ``rc`` while the transmitter is on, so a build that reads it lists it).
+    """
+
+    def __init__(self) -> None:
+        self._in_block = False
+        self._keys: list[str] = []
+        self.reads_rc: bool | None = None
+        self.last_keys: tuple[str, ...] = ()
+
+    def feed(self, line: str) -> bool:
+        """Take one console line; True when it completed a block (``last_keys`` then updated)."""
+        if line.strip() == _JSON_BLOCK_START:
+            self._in_block, self._keys = True, []
+            return False
+        if not self._in_block:
+            return False
+        if line.startswith("\t") and line.strip():
+            self._keys.append(line.strip())
+            return False
+        if self._keys or not line.strip():
+            self._in_block = False
+            self.last_keys = tuple(self._keys)
+            has_rc = any(key.startswith(_JSON_RC_KEY) for key in self._keys)
+            self.reads_rc = True if has_rc else bool(self.reads_rc)
+            return True
+        return False

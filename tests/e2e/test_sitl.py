@@ -1,0 +1,396 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`amc-rc-receiver --sitl` against real ArduCopter and ArduRover SITL, as a user runs it.
+
+The SITL binaries are test equipment beside the repository (``../shared/sitl/``); every test
+here skips, saying so, where they are absent.  Each run has its own SITL instance number (20 and
+up), so all its ports differ from every other run's and the four acceptance runs go side by side:
+the module starts them together, the restart tests run meanwhile, and each acceptance test then
+reads its own run's output.  Nothing asserts
+how long anything took (see benchmarks/bench_sitl_failsafe.py); every wait is generous, because a
+loaded two-core machine slows SITL's lockstep with the physics down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.sitl import (
+    ROOT,
+    SITL_DIR,
+    descendants,
+    free_instance,
+    listening_on,
+    process_gone,
+    sitl_binary,
+    sitl_processes,
+)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SITL binaries are Linux x86-64"),
+]
+
+DURATION_S = 25
+OFF_AFTER_S = 8
+OFF_FOR_S = 6
+# The run's own duration plus room for a slow start and stop on a loaded machine.
+RUN_DEADLINE_S = 150.0
+WAIT_S = 90.0
+STATUS = re.compile(
+    r"CH1\s+(\d{3,4})\s+CH2\s+(\d{3,4})\s+CH3\s+(\d{3,4})\s+CH4\s+(\d{3,4})\s+CH5\s+(\d{3,4})"
+)
+SITL_DEFAULT_CHANNELS = (1500, 1500, 1000, 1500, 1800)
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    binary: str
+    instance: int
+    failsafe_mode: str
+
+
+ACCEPTANCE = {
+    "copter-no-pulses": Acceptance("arducopter", 20, "no-pulses"),
+    "rover-no-pulses": Acceptance("ardurover", 21, "no-pulses"),
+    "copter-low-throttle": Acceptance("arducopter", 22, "low-throttle"),
+    "rover-low-throttle": Acceptance("ardurover", 23, "low-throttle"),
+}
+
+
+class CliRun:
+    """``amc-rc-receiver`` in its own process group, its output collected line by line."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.instance = -1
+        env = dict(os.environ)
+        env.pop("DISPLAY", None)
+        self.args = args
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "amc_rc_receiver", *args],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        self._lock = threading.Lock()
+        self._out: list[str] = []
+        self._err: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._read, args=(self.popen.stdout, self._out), daemon=True),
+            threading.Thread(target=self._read, args=(self.popen.stderr, self._err), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _read(self, stream: object, into: list[str]) -> None:
+        for line in stream:  # type: ignore[attr-defined]
+            with self._lock:
+                into.append(line)
+
+    @property
+    def stdout(self) -> str:
+        with self._lock:
+            return "".join(self._out)
+
+    @property
+    def stderr(self) -> str:
+        with self._lock:
+            return "".join(self._err)
+
+    def wait_for(self, condition: Callable[[str], bool], what: str, deadline_s: float = WAIT_S) -> str:
+        end = time.monotonic() + deadline_s
+        while True:
+            text = self.stdout
+            if condition(text):
+                return text
+            if self.popen.poll() is not None or time.monotonic() > end:
+                pytest.fail(f"{what} did not happen (exit {self.popen.poll()})\n{text}\n{self.stderr}")
+            time.sleep(0.05)
+
+    def wait(self, deadline_s: float = RUN_DEADLINE_S) -> int:
+        try:
+            code = self.popen.wait(deadline_s)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"amc-rc-receiver {' '.join(self.args)} did not exit\n{self.stdout}\n{self.stderr}")
+        for reader in self._readers:
+            reader.join(10.0)
+        return code
+
+    def end(self) -> None:
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(30.0)
+        for reader in self._readers:
+            reader.join(10.0)
+
+
+def acceptance_args(run: Acceptance) -> list[str]:
+    return [
+        "--sitl",
+        f"../shared/sitl/{run.binary}",
+        "--instance",
+        str(run.instance),
+        "--failsafe-mode",
+        run.failsafe_mode,
+        "--text",
+        "--duration",
+        str(DURATION_S),
+        "--transmitter-off-after",
+        str(OFF_AFTER_S),
+        "--transmitter-off-for",
+        str(OFF_FOR_S),
+    ]
+
+
+@pytest.fixture(scope="module")
+def acceptance_runs() -> Iterator[dict[str, CliRun]]:
+    """The four acceptance runs, started together on first use (their instances differ)."""
+    for run in ACCEPTANCE.values():
+        sitl_binary(run.binary)
+    runs = {}
+    for name, run in ACCEPTANCE.items():
+        instance = free_instance(run.instance)
+        runs[name] = CliRun(acceptance_args(Acceptance(run.binary, instance, run.failsafe_mode)))
+        runs[name].instance = instance
+    yield runs
+    for run in runs.values():
+        run.end()
+
+
+def channel_readings(text: str) -> list[tuple[int, ...]]:
+    return [tuple(int(value) for value in match.groups()) for match in STATUS.finditer(text)]
+
+
+def after(text: str, marker: str) -> str:
+    index = text.find(marker)
+    assert index >= 0, f"{marker!r} missing:\n{text}"
+    return text[index + len(marker) :]
+
+
+def assert_in_order(text: str, markers: list[str]) -> None:
+    position = 0
+    for marker in markers:
+        found = text.find(marker, position)
+        assert found >= 0, f"{marker!r} missing after offset {position}:\n{text}"
+        position = found + len(marker)
+
+
+def assert_channels_follow_the_sticks(readings: list[tuple[int, ...]]) -> None:
+    """The simulated sticks sweep CH1-CH4 over 1100-1900 µs and flip CH5 between 1100 and 1900."""
+    assert len(set(readings)) >= 5, readings
+    assert SITL_DEFAULT_CHANNELS not in readings, readings
+    for channel in range(4):
+        values = [reading[channel] for reading in readings]
+        assert all(1100 <= value <= 1900 for value in values), (channel + 1, values)
+        assert max(values) - min(values) >= 300, (channel + 1, values)
+    assert {reading[4] for reading in readings} <= {1100, 1900}, readings
+
+
+def assert_nothing_left(binary: Path, instance: int) -> None:
+    """No SITL of this instance anywhere, and no process of this run below the test process."""
+    deadline = time.monotonic() + 30.0
+    while sitl_processes(binary, instance) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert sitl_processes(binary, instance) == []
+    marker = ["--instance", str(instance)]
+    for pid in descendants(os.getpid()):
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        ours = any(argv[index : index + 2] == marker for index in range(len(argv)))
+        assert not ours or process_gone(pid), f"left behind: {pid} {argv}"
+
+
+def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so(
+    acceptance_runs: dict[str, CliRun],
+) -> None:
+    """GIVEN a check running SITL WHEN SITL is killed during the session THEN the runner starts it
+    again, the check reconnects by itself, says so, runs a fresh test in which the transmitter
+    switch still gives failsafe and recovery, exits 0 and leaves no process."""
+    del acceptance_runs  # started first, so that they run side by side with this one
+    binary = sitl_binary("arducopter")
+    instance = free_instance(24)
+    device = f"tcp:127.0.0.1:{5760 + 10 * instance}"
+    run = CliRun(
+        [
+            "--sitl",
+            "../shared/sitl/arducopter",
+            "--instance",
+            str(instance),
+            "--text",
+            "--duration",
+            "34",
+            "--transmitter-off-after",
+            "22",
+            "--transmitter-off-for",
+            "5",
+        ]
+    )
+    try:
+        text = run.wait_for(
+            lambda out: bool(channel_readings(after_or_empty(out, "seen by the flight controller: yes"))),
+            "live channels",
+        )
+        first_pid = int(re.search(r"Started SITL \(process (\d+)\)", text).group(1))  # type: ignore[union-attr]
+        os.kill(first_pid, signal.SIGKILL)
+        run.wait_for(lambda out: "a fresh test started" in out, "the reconnect")
+        code = run.wait()
+        out = run.stdout
+    finally:
+        run.end()
+    assert code == 0, f"{out}\n{run.stderr}"
+    assert_in_order(
+        out,
+        [
+            "SITL stopped (killed by SIGKILL); restarting it.",
+            f"closed the connection (SITL restarted?). Reconnecting to {device}",
+            "Started SITL (process",
+            f"* Reconnected to {device}: a fresh test started.",
+            "* Receiver seen by the flight controller: yes",
+            "* Transmitter switched off",
+            "* RC failsafe is now ACTIVE",
+            "* Transmitter switched on",
+            "* Recovery observed at",
+        ],
+    )
+    second_pid = int(re.findall(r"Started SITL \(process (\d+)\)", out)[1])
+    assert second_pid != first_pid
+    fresh = after(out, "a fresh test started.")
+    assert len(set(channel_readings(fresh[: fresh.index("* Transmitter switched off")]))) >= 3
+    assert_nothing_left(binary, instance)
+
+
+def wait_until(condition: Callable[[], bool], what: str, deadline_s: float = WAIT_S) -> None:
+    end = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def after_or_empty(text: str, marker: str) -> str:
+    index = text.find(marker)
+    return "" if index < 0 else text[index:]
+
+
+def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp_path: Path) -> None:
+    """GIVEN the README's manual recipe: the physics back end, SITL started by hand with
+    `--serial0 tcp:0`, then the check on SITL's MAVLink port WHEN SITL is killed and started again
+    by hand THEN the channels follow the back end's transmitter through SITL's RC input, and the
+    check reconnects to the new SITL by itself, says so and asks for its streams again.
+
+    (Whether the streams then flow is up to SITL: one that is still booting acknowledges the
+    request and may drop it; `--sitl` waits for the boot to end, a hand-started SITL cannot be
+    waited for from here.)"""
+    binary = sitl_binary("arducopter")
+    instance = free_instance(25)
+    port = 5760 + 10 * instance
+    backend = subprocess.Popen(
+        [sys.executable, "-m", "amc_rc_receiver.sim_bridge.physics_backend", "--instance", str(instance)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    sitl_command = [
+        str(binary),
+        "--model",
+        "JSON:127.0.0.1",
+        "--speedup",
+        "1",
+        "--instance",
+        str(instance),
+        "--serial0",
+        "tcp:0",
+        "--defaults",
+        str(SITL_DIR / "copter.parm"),
+    ]
+    workdir = Path(tempfile.mkdtemp(dir=tmp_path))
+    sitl = subprocess.Popen(sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    run: CliRun | None = None
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        wait_until(lambda: listening_on(port), "SITL to listen on its MAVLink port")
+        run = CliRun(["--device", f"tcp:127.0.0.1:{port}", "--timeout", "60", "--text", "--duration", "30"])
+        run.wait_for(lambda out: len(set(channel_readings(out))) >= 10, "5 s of live channels from SITL")
+        sitl.kill()
+        sitl.wait(30)
+        run.wait_for(lambda out: "Reconnecting to" in out, "the lost link to be noticed")
+        second = subprocess.Popen(
+            sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
+        run.wait_for(lambda out: "a fresh test started" in out, "the reconnect", WAIT_S)
+        code = run.wait()
+        out = run.stdout
+    finally:
+        if run is not None:
+            run.end()
+        for process in (sitl, second, backend):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(30)
+    # No failsafe test was run here, so the verdict (and with it the exit status) is not the point.
+    assert code != 1, f"{out}\n{run.stderr}"
+    assert "Traceback" not in run.stderr
+    assert_channels_follow_the_sticks(channel_readings(out[: out.index("Reconnecting to")]))
+    assert_in_order(
+        after(out, "a fresh test started."),
+        ["* RC_CHANNELS interval request: pending", "* RC_CHANNELS interval request: accepted"],
+    )
+    assert sitl_processes(binary, instance) == []
+
+
+@pytest.mark.parametrize("name", list(ACCEPTANCE))
+def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
+    acceptance_runs: dict[str, CliRun], name: str
+) -> None:
+    """GIVEN `amc-rc-receiver --sitl ../shared/sitl/<vehicle> --text --duration 25
+    --transmitter-off-after 8 --transmitter-off-for 6` (no pulses, or low throttle)
+    WHEN it runs THEN the channels follow the simulated sticks, RC failsafe turns active after the
+    transmitter goes off, recovery is observed after it comes back, the exit code is 0 and no
+    process is left."""
+    spec = ACCEPTANCE[name]
+    run = acceptance_runs[name]
+    code = run.wait()
+    out = run.stdout
+    assert code == 0, f"{out}\n{run.stderr}"
+    assert "ignores JSON rc: the transmitter reaches it only through UDP" in out
+    before_off = out[: out.index("* Transmitter switched off")]
+    # The last 4 s before the switch: the sticks have swept every channel by then.
+    assert_channels_follow_the_sticks(channel_readings(before_off)[-8:])
+    assert_in_order(
+        out,
+        [
+            "* Transmitter switched off",
+            "* RC failsafe is now ACTIVE",
+            "* Failsafe observed at",
+            "* Transmitter switched on",
+            "* RC failsafe is now not active",
+            "* Recovery observed at",
+        ],
+    )
+    while_off = out[out.index("* Transmitter switched off") : out.index("* Transmitter switched on")]
+    if spec.failsafe_mode == "no-pulses":
+        assert "SITL* SITL confirmed SIM_RC_FAIL = 1." in while_off
+    else:
+        # The receiver went on sending, with the throttle below FS_THR_VALUE: SITL shows it on CH3.
+        low = int(re.search(r"low throttle will be (\d+) µs", out).group(1))  # type: ignore[union-attr]
+        assert low in [reading[2] for reading in channel_readings(while_off)]
+        assert "SIM_RC_FAIL" not in while_off
+    assert_nothing_left(SITL_DIR / spec.binary, run.instance)

@@ -1,0 +1,143 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Real ArduPilot SITL for tests: where the binaries are, and whether any of their processes is left.
+
+The binaries are test equipment beside the repository (``../shared/sitl/``, see its README),
+never part of it; tests that need them skip with a clear reason where the folder is absent.
+Processes are found through /proc, so a SITL that escaped its runner is seen whoever started it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from amc_rc_receiver.sitl_runner import MAX_INSTANCE
+
+ROOT = Path(__file__).resolve().parents[2]
+SITL_DIR = ROOT.parent / "shared" / "sitl"
+# Another run of this suite on the same machine moves its instances up by this much.
+INSTANCE_STRIDE = 100
+
+
+def sitl_binary(name: str) -> Path:
+    """``../shared/sitl/<name>``, or skip the test saying why."""
+    path = SITL_DIR / name
+    if not path.is_file() or not os.access(path, os.X_OK):
+        pytest.skip(f"real ArduPilot SITL not available: no executable {path} (see ../shared/sitl/README.md)")
+    return path
+
+
+def process_gone(pid: int) -> bool:
+    """True when ``pid`` no longer runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    for line in status.splitlines():
+        if line.startswith("State:"):
+            return line.split()[1] in ("Z", "X")
+    return False
+
+
+def _read(pid: str, name: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/{name}").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def running_processes() -> dict[int, tuple[int, list[str]]]:
+    """pid -> (parent pid, argv) of every live process."""
+    found: dict[int, tuple[int, list[str]]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or process_gone(int(entry.name)):
+            continue
+        argv = [part for part in _read(entry.name, "cmdline").split("\0") if part]
+        parent = 0
+        for line in _read(entry.name, "status").splitlines():
+            if line.startswith("PPid:"):
+                parent = int(line.split()[1])
+        found[int(entry.name)] = (parent, argv)
+    return found
+
+
+def sitl_processes(binary: Path, instance: int) -> list[int]:
+    """Live processes of ``binary`` started for ``instance`` (SITL itself, not the check naming it)."""
+    wanted = str(binary.resolve())
+    pids = []
+    for pid, (_parent, argv) in running_processes().items():
+        if argv and argv[0] == wanted and "--instance" in argv:
+            index = argv.index("--instance")
+            if index + 1 < len(argv) and argv[index + 1] == str(instance):
+                pids.append(pid)
+    return pids
+
+
+def descendants(pid: int) -> list[int]:
+    """Live processes whose ancestry leads to ``pid``."""
+    table = running_processes()
+    children: dict[int, list[int]] = {}
+    for child, (parent, _argv) in table.items():
+        children.setdefault(parent, []).append(child)
+    found: list[int] = []
+    pending = list(children.get(pid, []))
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        pending.extend(children.get(current, []))
+    return found
+
+
+def listening_on(port: int) -> bool:
+    """Whether a TCP socket listens on 127.0.0.1:``port`` (read from /proc, so nothing connects)."""
+    wanted = f"0100007F:{port:04X}"
+    try:
+        table = Path("/proc/net/tcp").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return any(
+        fields[1] == wanted and fields[3] == "0A"
+        for fields in (line.split() for line in table.splitlines()[1:])
+        if len(fields) > 3
+    )
+
+
+def _port_free(kind: socket.SocketKind, port: int) -> bool:
+    with socket.socket(socket.AF_INET, kind) as probe:
+        if kind == socket.SOCK_STREAM:
+            # A port in TIME_WAIT after the last run is free for SITL, which listens with
+            # SO_REUSEADDR; only a socket bound to it now is in the way.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def instance_ports_free(instance: int) -> bool:
+    """Whether every port SITL instance ``instance`` and its runner use is free on the loopback."""
+    step = 10 * instance
+    tcp = [5760 + step, 5762 + step, 5763 + step]
+    udp = [5501 + step, 9002 + step]
+    return all(_port_free(socket.SOCK_STREAM, port) for port in tcp) and all(
+        _port_free(socket.SOCK_DGRAM, port) for port in udp
+    )
+
+
+def free_instance(preferred: int) -> int:
+    """``preferred``, or the first of ``preferred + 100``, ``+ 200``… whose ports are all free.
+
+    Each test has its own preferred instance, so tests run side by side; a second run of the
+    suite on the same machine (another checkout, another person) moves up by a stride.
+    """
+    for candidate in range(preferred, MAX_INSTANCE + 1, INSTANCE_STRIDE):
+        with contextlib.suppress(OSError):
+            if instance_ports_free(candidate):
+                return candidate
+    pytest.skip(f"no SITL instance with free ports from {preferred} up")
