@@ -12,9 +12,20 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from amc_rc_receiver import _, __version__, install_language
+from amc_rc_receiver import _, __version__, install_language, language_from_environment
 from amc_rc_receiver.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
+from amc_rc_receiver.check_options import add_check_arguments, demo_choice
+from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
+
+if TYPE_CHECKING:
+    from amc_rc_receiver.sitl_runner import SitlConfig
+
+DEFAULT_CONNECT_TIMEOUT_S = 5.0
+# SITL on a loaded machine takes seconds to boot before its first heartbeat.
+SITL_CONNECT_TIMEOUT_S = 60.0
 
 
 def register_plugins() -> list[str]:
@@ -48,6 +59,13 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _instance_number(text: str) -> int:
+    if not text.isdigit():
+        message = _("{text!r} is not an instance number (0, 1, 2, ...)")
+        raise argparse.ArgumentTypeError(message.format(text=text))
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amc-rc-receiver",
@@ -71,6 +89,43 @@ def build_parser() -> argparse.ArgumentParser:
             "udpin:HOST:PORT or udpout:HOST:PORT; HOST defaults to 127.0.0.1"
         ),
     )
+    parser.add_argument(
+        "--sitl",
+        metavar="PATH",
+        type=Path,
+        help=_(
+            "run this ArduPilot SITL program (e.g. arducopter) with the built-in physics back end and "
+            "simulated transmitter, and check it"
+        ),
+    )
+    parser.add_argument(
+        "--sitl-defaults",
+        metavar="FILE",
+        type=Path,
+        action="append",
+        default=[],
+        help=_("SITL default parameters (e.g. copter.parm); repeatable"),
+    )
+    parser.add_argument(
+        "--instance",
+        type=_instance_number,
+        default=0,
+        help=_("SITL instance N: every SITL port moves by 10*N (default 0)"),
+    )
+    parser.add_argument(
+        "--failsafe-mode",
+        choices=[mode.value for mode in FailsafeMode],
+        default=FailsafeMode.NO_PULSES.value,
+        help=_(
+            "what SITL's receiver does with the transmitter off: no-pulses (SIM_RC_FAIL=1, default) "
+            "or low-throttle (throttle below FS_THR_VALUE)"
+        ),
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        help=_("seconds to wait for the vehicle's first heartbeat (default 5, 60 with --sitl)"),
+    )
     parser.add_argument("--text", action="store_true", help=_("terminal view instead of the window"))
     parser.add_argument(
         "--duration", type=_positive_seconds, help=_("exit after this many seconds (for scripts)")
@@ -89,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--transmitter-off-after",
         type=_positive_seconds,
-        help=_("demo: switch the simulated transmitter off after this many seconds"),
+        help=_("demo or --sitl: switch the simulated transmitter off after this many seconds"),
     )
     parser.add_argument(
         "--transmitter-off-for",
@@ -98,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("demo: switch it back on after this many seconds off (default 1.5)"),
     )
     parser.add_argument("--language", help=_("user-interface language, e.g. de or zh_CN"))
+    add_check_arguments(parser)
     return parser
 
 
@@ -118,6 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _("No translation for {language!r}; continuing in English.").format(language=known.language),
             file=sys.stderr,
         )
+    elif not known.language:
+        # LANGUAGE / LC_ALL / LC_MESSAGES / LANG, as gettext reads them; English when nothing fits.
+        install_language(language_from_environment())
     args = build_parser().parse_args(raw)
     if args.serve_demo is not None:
         from amc_rc_receiver.serve_demo import run_serve_demo_command  # noqa: PLC0415
@@ -125,6 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_serve_demo_command(args)
     if args.demo and args.device:
         print(_("Use either --demo or --device, not both."), file=sys.stderr)
+        return 2
+    if args.sitl is not None and (args.demo or args.device):
+        print(_("--sitl runs its own vehicle: use it without --demo and --device."), file=sys.stderr)
         return 2
     for error in register_plugins():
         print(error, file=sys.stderr)
@@ -145,22 +207,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         duration=args.duration,
         transmitter_off_after=args.transmitter_off_after,
         transmitter_off_for=args.transmitter_off_for,
+        sitl=_sitl_config(args),
+        connect_timeout=_connect_timeout(args),
+        demo_choice=demo_choice(args),
     )
+
+
+def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
+    from amc_rc_receiver.sitl_runner import SitlConfig  # noqa: PLC0415
+
+    if args.sitl is None:
+        return None
+    return SitlConfig(
+        binary=args.sitl,
+        defaults=tuple(args.sitl_defaults),
+        instance=args.instance,
+        failsafe_mode=FailsafeMode(args.failsafe_mode),
+    )
+
+
+def _connect_timeout(args: argparse.Namespace) -> float:
+    if args.timeout is not None:
+        return float(args.timeout)
+    return SITL_CONNECT_TIMEOUT_S if args.sitl is not None else DEFAULT_CONNECT_TIMEOUT_S
 
 
 def _run_text(args: argparse.Namespace) -> int:
     from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: PLC0415
     from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session  # noqa: PLC0415
 
-    session = CheckSession()
+    session = CheckSession(demo_choice=demo_choice(args))
     try:
+        device = DEMO_DEVICE if args.demo else args.device
+        sitl = _sitl_config(args)
+        if sitl is not None:
+            error = session.start_sitl(sitl)
+            if error:
+                print(error, file=sys.stderr)
+                return 1
+            assert session.sitl is not None
+            device = session.sitl.device
         return run_text_session(
             session,
-            device=DEMO_DEVICE if args.demo else args.device,
+            device=device,
             baudrate=args.baudrate,
             bridges=args.bridge,
             duration=args.duration,
             schedule=TransmitterSchedule(args.transmitter_off_after, args.transmitter_off_for),
+            timeout=_connect_timeout(args),
+            report=args.report,
         )
     finally:
         session.close()

@@ -19,14 +19,17 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from amc_rc_receiver import _
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.bridge_spec import BridgeSpec
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.sim_bridge.demo import DemoSystem
+from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sitl_runner import SitlConfig, SitlRunner
 
 DEMO_DEVICE = "demo"
 BRIDGE_RELEARN_AFTER_S = 2.0
@@ -46,11 +49,17 @@ def demo_receiver_rssi(transmitter_on: bool, now: float) -> int:
 class CheckSession:
     """Owns everything one receiver check needs and tears it down in the right order."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.monotonic, demo_choice: DemoChoice | None = None
+    ) -> None:
         self._clock = clock
+        # Which vehicle and set-up the embedded demo is (--demo-vehicle, --demo-setup).
+        self.demo_choice = demo_choice
         self.flight_controller = FlightController()
         self._model: RCReceiverDataModel | None = None
         self.demo: DemoSystem | None = None
+        # A real SITL run for the check (``--sitl``); it lives as long as the session.
+        self.sitl: SitlRunner | None = None
         self._bridge_relays: list[UdpRelay] = []
         # Guards ``demo`` and ``_bridge_relays`` between the connect worker and the Tk thread.
         self._relays_lock = threading.RLock()
@@ -67,7 +76,8 @@ class CheckSession:
     def relays(self) -> tuple[UdpRelay, ...]:
         with self._relays_lock:
             demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
-            return demo_relays + tuple(self._bridge_relays)
+            sitl_relays = self.sitl.relays if self.sitl is not None else ()
+            return demo_relays + sitl_relays + tuple(self._bridge_relays)
 
     def add_bridge(self, spec: BridgeSpec) -> str:
         """Start a relay for ``spec``; ``""`` on success or why it could not start."""
@@ -101,7 +111,12 @@ class CheckSession:
         with self._relays_lock:
             if self.demo is not None:
                 return ""
-            demo = DemoSystem(rssi_source=lambda: demo_receiver_rssi(demo.transmitter_on, self._clock()))
+            demo: DemoSystem
+
+            def rssi() -> int:
+                return demo_receiver_rssi(demo.transmitter_on, self._clock())
+
+            demo = DemoSystem(**({"rssi_source": rssi} | self._demo_options()))
             try:
                 demo.start()
             except OSError as error:
@@ -111,12 +126,53 @@ class CheckSession:
             self.monitor.add_relays(demo.relays)
         return ""
 
+    def _demo_options(self) -> dict[str, Any]:
+        choice = self.demo_choice
+        if choice is None:
+            return {}
+        parameters = choice.parameters()
+        options: dict[str, Any] = {
+            "vehicle_type": choice.profile.mav_type,
+            "default_stream_hz": choice.profile.default_stream_hz,
+            "transmitter": choice.transmitter(),
+            "parameters": parameters,
+            "rc_input": choice.rc_input(parameters),
+        }
+        if not choice.reports_rssi():
+            options["rssi_source"] = None  # RSSI_TYPE 0: the vehicle reports RSSI as unknown
+        return options
+
     def stop_demo(self) -> None:
         with self._relays_lock:
             demo, self.demo = self.demo, None
             if demo is not None:
                 self.monitor.remove_relays(demo.relays)
                 demo.stop()
+
+    def start_sitl(self, config: SitlConfig) -> str:
+        """Start ArduPilot SITL with its physics, transmitter and relay; ``""`` or a readable error."""
+        with self._relays_lock:
+            if self.sitl is not None:
+                return ""
+            runner = SitlRunner(config, clock=self._clock)
+            error = runner.start()
+            if error:
+                runner.stop()
+                return error
+            self.sitl = runner
+            self.monitor.add_relays(runner.relays)
+        return ""
+
+    @property
+    def transmitter_available(self) -> bool:
+        """Whether a simulated transmitter can be switched (the demo's or SITL's)."""
+        return self.demo is not None or self.sitl is not None
+
+    @property
+    def transmitter_on(self) -> bool:
+        if self.sitl is not None:
+            return self.sitl.transmitter_on
+        return self.demo is not None and self.demo.transmitter_on
 
     def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str:
         """Connect to ``device`` (or the embedded demo for ``"demo"``); ``""`` or a readable error.
@@ -131,6 +187,9 @@ class CheckSession:
             device = self.demo.device
         else:
             self.stop_demo()
+        if self.sitl is not None and device == self.sitl.device:
+            # SITL may be booting or restarting: keep trying until it answers or the time is up.
+            return self.sitl.connect(self.flight_controller, baudrate=baudrate, timeout=timeout)
         return self.flight_controller.connect(device, baudrate=baudrate, timeout=timeout)
 
     def disconnect(self) -> None:
@@ -140,6 +199,8 @@ class CheckSession:
         self.stop_demo()
 
     def set_transmitter_on(self, on: bool) -> str:
+        if self.sitl is not None:
+            return self.sitl.set_transmitter_on(on)
         if self.demo is None:
             return _("The transmitter switch only works with the simulated vehicle.")
         self.demo.set_transmitter_on(on)
@@ -153,8 +214,17 @@ class CheckSession:
         finally:
             self.flight_controller.disconnect()
             self.stop_demo()
+            self.stop_sitl()
             with self._relays_lock:
                 relays, self._bridge_relays = self._bridge_relays, []
                 self.monitor.remove_relays(relays)
             for relay in relays:
                 relay.stop()
+
+    def stop_sitl(self) -> None:
+        with self._relays_lock:
+            runner, self.sitl = self.sitl, None
+            if runner is not None:
+                self.monitor.remove_relays(runner.relays)
+        if runner is not None:
+            runner.stop()

@@ -40,6 +40,7 @@ from amc_rc_receiver.frontend_tkinter_connection_bar import (
 )
 from amc_rc_receiver.frontend_tkinter_parameter_table import ParameterTable
 from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
+from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport
 from amc_rc_receiver.param_file import (
     ParamEntry,
     ParamFileError,
@@ -52,7 +53,10 @@ from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason
 from amc_rc_receiver.plugins.rc_receiver_scrollable import ScrollableFrame
+from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
 from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot
+from amc_rc_receiver.sitl_runner import SitlConfig
+from amc_rc_receiver.step_file_context import StepFiles
 from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session
 
 logger = logging.getLogger(__name__)
@@ -200,8 +204,17 @@ class StandaloneWindow:
         self._bridge_width = BRIDGE_PANE_WIDTH
 
         ensure_rc_receiver_plugin(factory)
+        # The step's parameter file for the plugin's comparison, under the names 5.0.1 uses.
+        self.step_files = StepFiles()
+        # With --demo or --sitl the guide switches the program's own transmitter (run_window).
+        self.automatic_transmitter_test = False
         self.host = PluginHost(
-            self.step_frame, session.flight_controller, factory=factory, on_error=self._plugin_error
+            self.step_frame,
+            session.flight_controller,
+            factory=factory,
+            on_error=self._plugin_error,
+            local_filesystem=self.step_files,
+            parameter_editor=self.step_files,
         )
         self.show_receiver_step()
         self.bridge_panel.on_activate()
@@ -258,6 +271,7 @@ class StandaloneWindow:
         )
         table.pack(fill=tk.BOTH, expand=True)
         table.show_entries(self._param_entries, self._param_source)
+        self.step_files.show(vehicle, step.filename, self._param_entries)
         table.show_error(self._param_error)
         self.parameter_table = table
         if layout.plugin_frame is not None:
@@ -308,6 +322,8 @@ class StandaloneWindow:
         self._shows_example = False
         if self.parameter_table is not None:
             self.parameter_table.show_entries(entries, path)
+        if self._step is not None:
+            self.step_files.show(self.vehicle, self._step.filename, entries)
         return True
 
     # ----------------------------------------------------------------- plugin view lifecycle
@@ -409,11 +425,13 @@ class StandaloneWindow:
             ok=True,
         )
         self._activate_view()
-        demo = self.session.demo
-        self.connection_bar.set_transmitter_available(demo is not None)
-        if demo is not None:
-            self.connection_bar.show_transmitter(demo.transmitter_on)
+        available = self.session.transmitter_available
+        self.connection_bar.set_transmitter_available(available)
+        if available:
+            self.connection_bar.show_transmitter(self.session.transmitter_on)
             self._start_transmitter_schedule()
+            if self.automatic_transmitter_test and self._transmitter_schedule is None:
+                self._guard(_("run the transmitter test"), self._let_the_guide_switch)
 
     def disconnect(self) -> None:
         """Stop the view (restoring stream intervals on this link), then close the link."""
@@ -436,15 +454,27 @@ class StandaloneWindow:
         """Switch the simulated transmitter (the demo only) and show the switch's new position."""
         if self._closed:
             return
+        self._switch_transmitter(on)
+        # The receiver check times the failsafe from this switch.
+        note = getattr(self.host.active_model, "note_transmitter_switched", None)
+        if callable(note):
+            self._guard(_("note the transmitter switch"), lambda: note(on))
+
+    def _switch_transmitter(self, on: bool) -> None:
         self.connection_bar.show_transmitter(on)
         error = self.session.set_transmitter_on(on)
         if error:
             self.connection_bar.show_status(error, error=True)
 
+    def _let_the_guide_switch(self) -> None:
+        give = getattr(self.host.active_model, "set_transmitter_switch", None)
+        if callable(give):
+            give(self._switch_transmitter)
+
     def set_transmitter_schedule(self, off_after: float | None, off_for: float | None = 1.5) -> None:
         """Once the demo is connected: transmitter off after ``off_after`` s, on again ``off_for`` s later."""
         self._transmitter_schedule = None if off_after is None else (off_after, off_for)
-        if self.session.demo is not None and self.session.flight_controller.is_connected:
+        if self.session.transmitter_available and self.session.flight_controller.is_connected:
             self._start_transmitter_schedule()
 
     def _start_transmitter_schedule(self) -> None:
@@ -522,6 +552,8 @@ class StandaloneWindow:
             if attempt is not None:
                 with contextlib.suppress(tk.TclError):
                     self.root.withdraw()
+                # A connect waiting for a booting SITL ends as soon as SITL is stopped.
+                self.session.stop_sitl()
                 # Neither the view nor the session may be torn down under a connect still running.
                 attempt.thread.join(self._connect_timeout + CLOSE_JOIN_GRACE_S)
             self.host.close()
@@ -571,12 +603,23 @@ def run_window(
     duration: float | None = None,
     transmitter_off_after: float | None = None,
     transmitter_off_for: float | None = 1.5,
+    sitl: SitlConfig | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT_S,
+    demo_choice: DemoChoice | None = None,
 ) -> int:
     """Run the window until it is closed (or ``duration`` s pass); returns the exit code.
 
-    Without a usable display the same session runs in the terminal view instead.
+    Without a usable display the same session runs in the terminal view instead.  With ``sitl``
+    the session first starts that SITL and the window connects to it.
     """
-    session = CheckSession()
+    session = CheckSession(demo_choice=demo_choice)
+    if sitl is not None:
+        error = session.start_sitl(sitl)
+        if error or session.sitl is None:
+            print(error, file=sys.stderr)
+            session.close()
+            return 1
+        device = session.sitl.device
     try:
         root = tk.Tk()
     except tk.TclError as error:
@@ -592,13 +635,24 @@ def run_window(
                 bridges=bridges,
                 duration=duration,
                 schedule=TransmitterSchedule(transmitter_off_after, transmitter_off_for),
+                timeout=connect_timeout,
             )
         finally:
             session.close()
     window: StandaloneWindow | None = None
+    support: SitlWindowSupport | None = None
     try:
         root.geometry(initial_geometry(root))
-        window = StandaloneWindow(root, session, device=DEMO_DEVICE if demo else device, baudrate=baudrate)
+        window = StandaloneWindow(
+            root,
+            session,
+            device=DEMO_DEVICE if demo else device,
+            baudrate=baudrate,
+            connect_timeout=connect_timeout,
+        )
+        # A window started on the program's own vehicle runs the transmitter test by itself.
+        window.automatic_transmitter_test = demo or sitl is not None
+        support = SitlWindowSupport(root, window, baudrate=baudrate, before=window.panes)
         window.set_transmitter_schedule(transmitter_off_after, transmitter_off_for)
         if demo:
             window.connect(DEMO_DEVICE, baudrate)
@@ -609,6 +663,8 @@ def run_window(
             root.after(int(duration * 1000), window.close)
         root.mainloop()
     finally:
+        if support is not None:
+            support.close()
         if window is not None:
             window.close()
         else:

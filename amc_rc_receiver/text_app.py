@@ -4,7 +4,9 @@
 
 The loop owns timing only; what is shown comes from `text_frontend`, what it means from the
 model.  A scripted transmitter schedule lets `--transmitter-off-after` run an unattended
-failsafe test on the demo vehicle.
+failsafe test on the demo vehicle or a SITL the check runs itself.  With SITL, its console output
+is printed as it comes (prefixed, so it never reads as the check's own findings), and a lost TCP
+link is re-established by a `LinkFollower`, which says so.
 """
 
 from __future__ import annotations
@@ -18,14 +20,48 @@ from typing import TextIO
 from amc_rc_receiver import _
 from amc_rc_receiver.bridge_spec import BridgeSpec
 from amc_rc_receiver.check_session import CheckSession
+from amc_rc_receiver.link_follower import LinkFollower, RestartWatch
+from amc_rc_receiver.sitl_console import ConsoleLog
+from amc_rc_receiver.text_check import TerminalCheck
 from amc_rc_receiver.text_frontend import TextFrontEnd
 
 TICK_S = 0.1
+SITL_PREFIX = "SITL| "
+SITL_NOTE_PREFIX = "SITL* "
+# The live screen keeps the newest console lines below the readings.
+LIVE_CONSOLE_LINES = 6
+
+
+class ConsoleEcho:
+    """Prints a simulator console: every new line in a log, the newest few under a live screen."""
+
+    def __init__(self, console: ConsoleLog, out: TextIO, *, live: bool) -> None:
+        self._console = console
+        self._out = out
+        self._live = live
+        self._cursor = 0
+
+    def echo(self, elapsed: float) -> None:
+        if self._live:
+            self._out.write("\n" + _("SITL console:") + "\n")
+            for line in self._console.tail(LIVE_CONSOLE_LINES):
+                self._out.write(_prefixed(line.text, line.from_sitl) + "\n")
+            self._out.flush()
+            return
+        lines, self._cursor = self._console.since(self._cursor)
+        for line in lines:
+            self._out.write(f"[{elapsed:6.1f} s] {_prefixed(line.text, line.from_sitl)}\n")
+        if lines:
+            self._out.flush()
+
+
+def _prefixed(text: str, from_sitl: bool) -> str:
+    return (SITL_PREFIX if from_sitl else SITL_NOTE_PREFIX) + text
 
 
 @dataclass(frozen=True)
 class TransmitterSchedule:
-    """Switch the demo transmitter off at ``off_after`` s and back on ``off_for`` s later."""
+    """Switch the simulated transmitter off at ``off_after`` s and back on ``off_for`` s later."""
 
     off_after: float | None = None
     off_for: float | None = 1.5
@@ -45,36 +81,58 @@ def run_text(
     schedule: TransmitterSchedule = TransmitterSchedule(),
     clock: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
+    follower: LinkFollower | None = None,
+    report: str | None = None,
+    keys: Callable[[], str] | None = None,
 ) -> int:
-    """Run until ``duration`` elapses (forever when ``None``); returns the process exit code."""
+    """Run until ``duration`` elapses (forever when ``None``); returns the process exit code.
+
+    The guided test rides along (`TerminalCheck`): it may end the run early, and its verdict
+    decides the exit status.
+    """
     front_end = TextFrontEnd(out, live=live, clock=clock)
+    echo = ConsoleEcho(session.sitl.console, out, live=live) if session.sitl is not None else None
     start = clock()
     transmitter_on = True
     session.model.activate()
+    # Where the program owns the transmitter and no schedule is given, the guide switches it.
+    switches = session.transmitter_available and schedule.off_after is None
+    check = TerminalCheck(session, out, live=live, program_switches=switches, keys=keys, report=report)
+    state = session.model.state
     try:
         while True:
             now = clock()
             elapsed = now - start
             if duration is not None and elapsed >= duration:
                 break
-            if session.demo is not None:
+            for message in follower.poll() if follower is not None else ():
+                out.write(f"[{elapsed:6.1f} s] * {message}\n")
+            if session.transmitter_available:
                 wanted = schedule.wanted_on(elapsed)
                 if wanted != transmitter_on:
                     transmitter_on = wanted
                     session.set_transmitter_on(wanted)
+                    session.model.note_transmitter_switched(wanted)
                     message = _("Transmitter switched on") if wanted else _("Transmitter switched off")
                     out.write(f"[{elapsed:6.1f} s] * {message}\n")
             state = session.model.poll()
             bridge = session.monitor.poll() if session.relays else None
             front_end.render(state, bridge)
+            if echo is not None:
+                echo.echo(elapsed)
+            if check.tick(state):
+                break
             sleep(max(0.0, TICK_S - (clock() - now)))
     except KeyboardInterrupt:
         out.write("\n" + _("Stopped.") + "\n")
     finally:
+        if follower is not None:
+            follower.close()
+        check.close()
         session.model.deactivate()
         # One last poll lets the restore-interval ACKs be read before the link closes.
         session.model.poll()
-    return 0
+    return check.finish(state)
 
 
 def run_text_session(
@@ -87,11 +145,14 @@ def run_text_session(
     schedule: TransmitterSchedule,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    timeout: float = 5.0,
+    report: str | None = None,
 ) -> int:
     """Start the bridges, connect to ``device`` and run the terminal view; returns the exit code.
 
     Used by the command line and by the window when no display can be opened.  The caller owns
-    ``session`` and closes it.
+    ``session`` and closes it (and has started its SITL, if any, whose device ``device`` is).
+    ``timeout`` bounds the wait for the vehicle's first heartbeat.
     """
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
@@ -105,8 +166,12 @@ def run_text_session(
             return 1
     out.write(_("Connecting to {device} ...").format(device=device) + "\n")
     out.flush()
-    error = session.connect(device, baudrate=baudrate)
+    error = session.connect(device, baudrate=baudrate, timeout=timeout)
     if error:
+        if session.sitl is not None:
+            # Whatever SITL said while it failed to answer is the best clue.
+            for line in session.sitl.console.tail(20):
+                err.write(_prefixed(line.text, line.from_sitl) + "\n")
         err.write(error + "\n")
         return 1
     info = session.flight_controller.info
@@ -117,10 +182,21 @@ def run_text_session(
         + "\n"
     )
     out.flush()
+    sitl = session.sitl
+    watch = RestartWatch(
+        session.flight_controller,
+        device,
+        generation=(lambda: sitl.generation) if sitl is not None and device == sitl.device else None,
+    )
+    follower = (
+        LinkFollower(session, watch, baudrate=baudrate, timeout=timeout) if watch.enabled else None
+    )
     return run_text(
         session,
         out=out,
         live=out.isatty() and duration is None,
         duration=duration,
         schedule=schedule,
+        follower=follower,
+        report=report,
     )
