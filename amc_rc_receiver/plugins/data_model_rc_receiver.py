@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import _
 from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
-from .rc_receiver_commands import CommandManager, PendingCommand
+from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
 from .rc_receiver_history import FailsafeHistory
 from .rc_receiver_model_parts import (
     DEFAULT_INTERVAL_US,
@@ -76,6 +76,9 @@ __all__ = [
 ]
 
 MAX_MESSAGES_PER_POLL = 50
+# Accepted streams that have not delivered anything by then are asked for again (at most 3 times).
+STREAMS_EXPECTED_WITHIN_S = 3.0
+MAX_REPEATED_REQUESTS = 3
 # Polls closer together than this after one that emptied the queue read only recent messages.
 RECENT_POLL_GAP_S = 0.5
 # About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
@@ -114,6 +117,8 @@ class RCReceiverDataModel:
         self._requested_on: Any = None
         # Set by a resume after a connection recovery: the vehicle may have rebooted to defaults.
         self._ask_again = False
+        self._requested_at = 0.0
+        self._repeats_left = MAX_REPEATED_REQUESTS
         self._requests: tuple[PendingCommand, ...] = ()
         # A message read only to learn that more were waiting; processed first by the next poll.
         self._carried: Any = None
@@ -267,7 +272,7 @@ class RCReceiverDataModel:
         try:
             now = self._now()
             self._follow_connection(now)
-            self._request_streams_if_needed()
+            self._request_streams_if_needed(now)
             self._read_messages(now)
             self._commands.expire()
             if self._master is not None:
@@ -324,18 +329,34 @@ class RCReceiverDataModel:
             target_component or 0,
         )
 
-    def _request_streams_if_needed(self) -> None:
+    def _request_streams_if_needed(self, now: float) -> None:
         master = self._master
         if not self._active or self._recovering or master is None:
             return
-        if self._requested_on is master and not self._ask_again:
+        if self._requested_on is master and not self._ask_again and not self._streams_never_came(now):
             return
+        if self._requested_on is not master or self._ask_again:
+            self._repeats_left = MAX_REPEATED_REQUESTS
+        else:
+            self._repeats_left -= 1
         self._requested_on = master
+        self._requested_at = now
         self._ask_again = False
         # Both are always attempted, so one refused stream never hides the other.
         self._requests = tuple(
             self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in STREAMS
         )
+
+    def _streams_never_came(self, now: float) -> bool:
+        """Accepted requests after which neither stream ever arrived: ask again, a bounded number
+        of times.  ArduPilot SITL acknowledges requests made while it is still booting and then
+        forgets them; a vehicle that simply sends nothing is asked at most three more times."""
+        if self._repeats_left <= 0 or now - self._requested_at < STREAMS_EXPECTED_WITHIN_S:
+            return False
+        if not any(command.outcome is CommandOutcome.ACCEPTED for command in self._requests):
+            return False
+        seen = [sample.received_at for sample in (self._channels, self._status) if sample is not None]
+        return not any(at >= self._requested_at for at in seen)
 
     def _restore_intervals(self) -> None:
         master = self._requested_on

@@ -398,3 +398,40 @@ def test_right_after_a_resume_the_rates_do_not_count_what_queued_meanwhile(harne
     state = harness.poll_after_sync()
 
     assert state.rc_channels_rate_hz == 0.0
+
+
+def test_accepted_streams_that_never_come_are_asked_for_again_a_bounded_number_of_times(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN a vehicle that accepts both stream requests and then sends neither stream (ArduPilot
+          SITL does this with requests made while it is still booting)
+    WHEN the model keeps polling for 30 s
+    THEN it asks for both streams again every 3 s, three more times at most, and then waits
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    for _ in range(150):
+        harness.clock.advance(0.2)
+        harness.poll_until(lambda _s: True, "a poll")
+        harness.poll_until(all_answered, "answers to any repeated requests")
+
+    harness.poll_after_sync()
+    assert harness.interval_commands() == REQUEST * 4
+
+
+def test_streams_that_arrive_are_not_asked_for_again(harness: ModelHarness) -> None:
+    """
+    GIVEN accepted stream requests and a vehicle that sends its streams
+    WHEN the model keeps polling for 10 s
+    THEN nothing is asked for again
+    """
+    harness.model.activate()
+    harness.poll_until(all_answered, "the requests")
+    for _ in range(50):
+        harness.clock.advance(0.2)
+        harness.vehicle.send_rc_channels([1500] * 5)
+        harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+        harness.poll_after_sync()
+
+    assert harness.interval_commands() == REQUEST
