@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -163,7 +165,30 @@ def _display_available() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a program ended by Ctrl-C
+
+
+def _interrupt_on_sigterm(_signum: int, _frame: object) -> None:
+    # Raising is all a handler can do safely; everything then unwinds as it does on Ctrl-C.
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the program; Ctrl-C or SIGTERM at any moment ends it with one line and status 130."""
+    previous = None
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
+        previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print(_("Stopped."), file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # The language must be bound before the parser builds its translated help texts.
     raw = list(sys.argv[1:] if argv is None else argv)
     language_parser = argparse.ArgumentParser(add_help=False)

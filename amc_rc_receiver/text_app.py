@@ -98,6 +98,7 @@ def run_text(
     # Where the program owns the transmitter and no schedule is given, the guide switches it.
     switches = session.transmitter_available and schedule.off_after is None
     check = TerminalCheck(session, out, live=live, program_switches=switches, keys=keys, report=report)
+    interrupted = False
     state = session.model.state
     try:
         while True:
@@ -124,7 +125,7 @@ def run_text(
                 break
             sleep(max(0.0, TICK_S - (clock() - now)))
     except KeyboardInterrupt:
-        out.write("\n" + _("Stopped.") + "\n")
+        interrupted = True
     finally:
         if follower is not None:
             follower.close()
@@ -132,7 +133,11 @@ def run_text(
         session.model.deactivate()
         # One last poll lets the restore-interval ACKs be read before the link closes.
         session.model.poll()
-    return check.finish(state)
+    status = check.finish(state)
+    if interrupted:
+        # Ctrl-C (or SIGTERM, which the command line turns into it) after the summary.
+        raise KeyboardInterrupt
+    return status
 
 
 def run_text_session(

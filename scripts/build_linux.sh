@@ -114,6 +114,25 @@ verdict_run dialect --demo --text --duration 2 || fail "the MAVLink 2 'common' d
 expect_in dialect "CH1"
 extra_env=()
 
+# SIGTERM (what a service manager or a closed terminal sends) ends the frozen program like Ctrl-C:
+# one line and status 130.  The one-file bootloader must pass it on to the program.
+(cd "$work_dir" && exec env -i PATH="$empty_path" HOME="$HOME" LANG=C.UTF-8 "$BINARY" --demo --text \
+    >"$work_dir/sigterm.out" 2>&1) &
+frozen=$!
+for _ in $(seq 1 100); do
+    grep -qF "Connected to an ArduPilot vehicle" "$work_dir/sigterm.out" && break
+    sleep 0.2
+done
+kill -TERM "$frozen"
+status=0
+wait "$frozen" || status=$?
+echo "\$ amc-rc-receiver --demo --text, then SIGTERM -> exit $status"
+[ "$status" -eq 130 ] || { tail -n 25 "$work_dir/sigterm.out"; fail "SIGTERM did not end the program with 130"; }
+expect_in sigterm "Stopped."
+if grep -qF "Traceback" "$work_dir/sigterm.out"; then
+    fail "SIGTERM printed a traceback"
+fi
+
 if [ -n "$missing_own" ]; then
     echo "$missing_own" >&2
     fail "the program lacks modules of the package (listed above); add them, then rebuild"
