@@ -258,7 +258,8 @@ def _connect_timeout(args: argparse.Namespace) -> float:
 
 
 def _run_text(args: argparse.Namespace) -> int:
-    from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: PLC0415
+    from amc_rc_receiver.check_session import CheckSession  # noqa: PLC0415
+    from amc_rc_receiver.device_names import DEMO_DEVICE  # noqa: PLC0415
     from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session  # noqa: PLC0415
 
     session = CheckSession(demo_choice=demo_choice(args))

@@ -24,6 +24,7 @@ from typing import Any
 from amc_rc_receiver import _
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.bridge_spec import BridgeSpec
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.sim_bridge.demo import DemoSystem
 from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
@@ -31,7 +32,6 @@ from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
 from amc_rc_receiver.sitl_runner import SitlConfig, SitlRunner
 
-DEMO_DEVICE = "demo"
 BRIDGE_RELEARN_AFTER_S = 2.0
 
 

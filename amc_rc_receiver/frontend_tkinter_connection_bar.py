@@ -18,7 +18,7 @@ from enum import Enum
 from tkinter import ttk
 
 from amc_rc_receiver import _
-from amc_rc_receiver.check_session import DEMO_DEVICE
+from amc_rc_receiver.device_names import DEMO_DEVICE
 
 logger = logging.getLogger(__name__)
 

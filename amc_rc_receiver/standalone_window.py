@@ -23,13 +23,14 @@ from tkinter import filedialog, ttk
 
 from amc_rc_receiver import _
 from amc_rc_receiver.bridge_spec import BridgeSpec
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.check_session import CheckSession
 from amc_rc_receiver.configuration_steps import (
     ConfigurationStep,
     ConfigurationStepsError,
     available_vehicles,
     load_configuration_steps,
 )
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.frontend_tkinter_connection_bar import (
     COLOUR_ERROR,
     DEFAULT_BAUDRATE,

@@ -16,7 +16,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.check_session import CheckSession
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
 

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession  # noqa: E402
+from amc_rc_receiver.check_session import CheckSession  # noqa: E402
+from amc_rc_receiver.device_names import DEMO_DEVICE  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
 from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow  # noqa: E402

@@ -24,6 +24,8 @@ step "mypy (strict on the package)"
 "$VENV/bin/mypy"
 step "reuse lint"
 "$VENV/bin/reuse" lint
+step "import contracts (layering)"
+"$VENV/bin/lint-imports"
 step "translation catalogs"
 "$VENV/bin/python" scripts/i18n.py compile
 step "pytest"

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from amc_rc_receiver.bridge_spec import parse_bridge_spec
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.check_session import CheckSession
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket, wait_for
 
 pytestmark = pytest.mark.skipif(

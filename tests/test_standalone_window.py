@@ -22,7 +22,8 @@ from pytest_mock import MockerFixture
 
 from amc_rc_receiver.bridge_spec import BridgeSpec
 from amc_rc_receiver.check_options import EXIT_INCOMPLETE
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.check_session import CheckSession
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.frontend_tkinter_connection_bar import (
     COMMON_ADDRESSES,
     ConnectionState,

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from amc_rc_receiver.check_session import DEMO_DEVICE, CheckSession
+from amc_rc_receiver.check_session import CheckSession
+from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
 
 pytestmark = pytest.mark.slow
