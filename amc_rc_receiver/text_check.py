@@ -63,7 +63,9 @@ def instruction(state: RCReceiverState) -> str:
 
 def verdict_line(state: RCReceiverState) -> str:
     verdict = state.check.verdict
-    return _("Verdict: {result} - {detail}").format(result=verdict.result.value, detail=verdict.detail)
+    return _("Verdict: {result} - {detail}").format(
+        result=verdict.headline or verdict.result.value, detail=verdict.detail
+    )
 
 
 def format_check_lines(state: RCReceiverState) -> list[str]:

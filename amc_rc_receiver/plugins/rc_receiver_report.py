@@ -20,7 +20,9 @@ from typing import Any
 
 from .. import _
 from .rc_receiver_channels import role_label
+from .rc_receiver_check_state import VerdictResult
 from .rc_receiver_state import FailsafeStatus, RCReceiverState
+from .rc_receiver_verdict import verdict_label
 
 SCHEMA_VERSION = 1
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-1.schema.json"
@@ -173,7 +175,8 @@ def build_markdown(report: dict[str, Any]) -> str:
     verdict = report["verdict"]
     vehicle = report["vehicle"]
     lines = [
-        "# " + _("RC receiver check: {result}").format(result=verdict["result"]),
+        "# "
+        + _("RC receiver check: {result}").format(result=verdict_label(VerdictResult(verdict["result"]))),
         "",
         verdict["detail"],
         "",

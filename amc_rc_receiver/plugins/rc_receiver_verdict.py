@@ -50,6 +50,22 @@ class VerdictInputs:
     now: float
 
 
+
+def verdict_label(result: VerdictResult) -> str:
+    """The verdict as a person reads it, in the active language (the value itself is for machines)."""
+    labels = {
+        VerdictResult.PASSED: _("PASSED"),
+        VerdictResult.INCOMPLETE: _("INCOMPLETE"),
+        VerdictResult.FAILED: _("FAILED"),
+    }
+    return labels[result]
+
+
+def _verdict(
+    result: VerdictResult, detail: str, latency: float | None, source: str | None
+) -> Verdict:
+    return Verdict(result, verdict_label(result), detail, latency, source)
+
 def _channel_names(channels: tuple[ChannelEvidence, ...]) -> str:
     return ", ".join(
         _("CH{number} ({role})").format(number=channel.number, role=role_label(channel.role))
@@ -105,13 +121,12 @@ def _failed(inputs: VerdictInputs) -> Verdict | None:
     blocking = [finding for finding in inputs.findings if finding.severity is Severity.BLOCKING]
     if blocking:
         first = blocking[0]
-        return Verdict(VerdictResult.FAILED, _("FAILED"), f"{first.message} {first.action}", latency, source)
+        return _verdict(VerdictResult.FAILED, f"{first.message} {first.action}", latency, source)
     if inputs.guide.no_failsafe:
-        return Verdict(VerdictResult.FAILED, _("FAILED"), no_failsafe_cause(inputs), None, None)
+        return _verdict(VerdictResult.FAILED, no_failsafe_cause(inputs), None, None)
     if inputs.guide.no_recovery:
-        return Verdict(
+        return _verdict(
             VerdictResult.FAILED,
-            _("FAILED"),
             _(
                 "RC failsafe did not clear within {seconds:g} s of the transmitter coming back on: check "
                 "that the receiver reconnects to the transmitter (binding, range, antenna)."
@@ -161,7 +176,7 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
     latency, source = _latency(inputs)
     step = _next_step(inputs, sticks)
     if step is not None:
-        return Verdict(VerdictResult.INCOMPLETE, _("INCOMPLETE"), step, latency, source)
+        return _verdict(VerdictResult.INCOMPLETE, step, latency, source)
     if latency is not None:
         detail = _(
             "Receiver seen, sticks moved, RC failsafe {latency:.1f} s after the transmitter went off, and "
@@ -169,4 +184,4 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
         ).format(latency=latency)
     else:
         detail = _("Receiver seen, sticks moved, RC failsafe observed and cleared.")
-    return Verdict(VerdictResult.PASSED, _("PASSED"), detail, latency, source)
+    return _verdict(VerdictResult.PASSED, detail, latency, source)

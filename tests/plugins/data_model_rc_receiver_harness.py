@@ -98,12 +98,16 @@ class ModelHarness:
         self.model = RCReceiverDataModel(self.fc, clock=self.clock)
         # messages read by each poll made through poll_until / sync, for bounded-work checks
         self.reads_per_poll: list[int] = []
+        # every connection that talked to self.vehicle, to know how many bytes it must have got
+        self._own_links: list[Any] = []
         self.connect(self.vehicle)
 
     def connect(self, vehicle: ScriptedFlightController) -> None:
         error = self.fc.connect(vehicle.device, timeout=DEADLINE_S)
         assert error == "", error
         assert vehicle.wait_for_gcs(DEADLINE_S)
+        if vehicle is self.vehicle:
+            self._own_links.append(self.fc.master)
 
     def close(self) -> None:
         try:
@@ -134,7 +138,8 @@ class ModelHarness:
             time.sleep(0.002)
 
     def sync(self) -> RCReceiverState:
-        """Poll until everything the vehicle sent so far has been read by the model."""
+        """Poll until the vehicle answered all we sent and the model read all the vehicle sent."""
+        self.vehicle_caught_up()
         token = f"sync {next(self._tokens)}"
         self.vehicle.send(mavlink2.MAVLink_statustext_message(6, token.encode()), system_id=SYNC_SYSTEM_ID)
 
@@ -165,12 +170,26 @@ class ModelHarness:
         self.sync()
         return self.model.poll()
 
+    def vehicle_caught_up(self) -> None:
+        """Wait until the vehicle has received and answered every byte we sent so far.
+
+        `sync()`'s marker only proves the model read what was sent before it; the vehicle's own
+        receiving thread may lag behind on a loaded machine, so what we sent is awaited
+        separately, by the byte count pymavlink keeps of everything the connection wrote.
+        """
+        sent = sum(int(link.mav.total_bytes_sent) for link in self._own_links)
+        assert self.vehicle.wait_for(lambda: self.vehicle.handled_bytes() >= sent, DEADLINE_S), (
+            f"the vehicle handled {self.vehicle.handled_bytes()} of {sent} bytes"
+        )
+
     def gcs_messages(self) -> list[Any]:
         """Every message the vehicle got from us, decoded afresh from the raw bytes."""
+        self.vehicle_caught_up()
         return decode_all(self.vehicle.received_bytes())
 
     def interval_commands(self) -> list[tuple[int, int]]:
         """(message id, interval µs) of every SET_MESSAGE_INTERVAL the vehicle received."""
+        self.vehicle_caught_up()
         return [
             (int(params[0]), int(params[1]))
             for command, params in self.vehicle.commands_received()

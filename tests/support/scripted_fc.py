@@ -96,6 +96,7 @@ class ScriptedFlightController:
         self._parser.robust_parsing = True
         self._received: list[Any] = []
         self._received_bytes = bytearray()
+        self._handled_bytes = 0
         self._gcs_address: tuple[str, int] | None = None
         self._gcs_ids: tuple[int, int] = (255, 190)
         self._stop = threading.Event()
@@ -140,6 +141,11 @@ class ScriptedFlightController:
     def received_bytes(self) -> bytes:
         with self._lock:
             return bytes(self._received_bytes)
+
+    def handled_bytes(self) -> int:
+        """How many received bytes were fully handled: recorded, and every answer to them sent."""
+        with self._lock:
+            return self._handled_bytes
 
     def received_of_type(self, type_name: str) -> list[Any]:
         return [m for m in self.received_messages() if m.get_type() == type_name]
@@ -331,6 +337,9 @@ class ScriptedFlightController:
                     self._answer(msg)
                 elif msg.get_type() == "PARAM_REQUEST_READ":
                     self._answer_param_read(msg)
+            with self._lock:
+                # Counted only once every answer to this datagram has been sent.
+                self._handled_bytes += len(data)
 
     def _answer(self, msg: Any) -> None:
         if msg.target_system not in (0, self.system_id):
