@@ -26,8 +26,9 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
-# Scripted flight-controller endpoint fixtures (real MAVLink on loopback UDP).
-pytest_plugins = ["tests.support.fixtures"]
+# Scripted flight-controller endpoint fixtures (real MAVLink on loopback UDP), and the released
+# methodic configurator 5.0.1's files and environments.
+pytest_plugins = ["tests.support.fixtures", "tests.support.methodic_configurator"]
 
 
 # Tk interpreters must be freed on the thread that created them: a Tk root left as cyclic

@@ -33,9 +33,6 @@ from amc_rc_receiver.plugins.plugin_constants import (
     PLUGIN_RC_RECEIVER,
 )
 
-# The released methodic configurator's fixtures (tests/support/methodic_configurator.py).
-pytest_plugins = ["tests.support.methodic_configurator"]
-
 ROOT = Path(__file__).resolve().parents[1]
 VEHICLES = ("ArduCopter", "ArduPlane", "Heli", "Rover")
 # The receiver step's file name in the methodic configurator 5.0.1, and so in ours.
