@@ -61,6 +61,27 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+# pyserial refuses nothing up front: a wrong rate only shows as silence on the link.
+MIN_BAUDRATE = 50
+MAX_BAUDRATE = 12_000_000
+
+
+def _baudrate(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a baud rate; use a whole number such as 57600 or 115200").format(text=text)
+        ) from None
+    if not MIN_BAUDRATE <= value <= MAX_BAUDRATE:
+        raise argparse.ArgumentTypeError(
+            _("{value} is not a baud rate; serial links use {low} to {high}").format(
+                value=value, low=MIN_BAUDRATE, high=MAX_BAUDRATE
+            )
+        )
+    return value
+
+
 def _instance_number(text: str) -> int:
     if not text.isdigit():
         message = _("{text!r} is not an instance number (0, 1, 2, ...)")
@@ -81,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--device",
         help=_("MAVLink connection: a serial port, tcp:HOST:PORT, udpin:HOST:PORT, udpout:HOST:PORT"),
     )
-    parser.add_argument("--baudrate", type=int, default=115200, help=_("serial baud rate (default 115200)"))
+    parser.add_argument(
+        "--baudrate", type=_baudrate, default=115200, help=_("serial baud rate (default 115200)")
+    )
     parser.add_argument("--demo", action="store_true", help=_("use the embedded simulated vehicle"))
     parser.add_argument(
         "--serve-demo",

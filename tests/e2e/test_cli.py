@@ -87,6 +87,9 @@ def test_a_vehicle_that_does_not_answer_gives_a_readable_error_and_exit_1() -> N
         (["--duration", "soon"], "is not a number of seconds"),
         (["--demo", "--device", "tcp:127.0.0.1:5760"], "either --demo or --device"),
         (["--text"], "--device DEVICE, or --demo"),
+        (["--baudrate", "fast", "--demo"], "'fast' is not a baud rate"),
+        (["--baudrate", "0", "--demo"], "0 is not a baud rate"),
+        (["--bridge", "xrp,my-laptop:3541", "--demo"], "must be an IP address of this computer"),
     ],
 )
 def test_bad_command_lines_are_explained(args: list[str], message: str) -> None:
