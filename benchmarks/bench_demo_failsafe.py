@@ -14,28 +14,15 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
+
+from _failsafe_bench import TARGET_S, TICK_S, wait_for
 
 from amc_rc_receiver.check_session import CheckSession
 from amc_rc_receiver.device_names import DEMO_DEVICE
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
 from amc_rc_receiver.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
 
 CYCLES = 5
-TICK_S = 0.1  # the view's polling period
-TARGET_S = 1.5
-
-
-def wait_for(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float = 10.0
-) -> float:
-    """Poll like the view does (every 100 ms) until ``condition``; return when it first held."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition(session.model.poll()):
-            return time.monotonic()
-        time.sleep(TICK_S)
-    raise TimeoutError("the demo did not reach the expected state")
 
 
 def main() -> int:
@@ -48,14 +35,18 @@ def main() -> int:
     to_failsafe: list[float] = []
     to_recovery: list[float] = []
     try:
-        wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE)
+        wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, 10.0, "the demo")
         for _cycle in range(CYCLES):
             off_at = time.monotonic()
             session.set_transmitter_on(False)
-            to_failsafe.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE) - off_at)
+            to_failsafe.append(
+                wait_for(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE, 10.0, "the demo") - off_at
+            )
             on_at = time.monotonic()
             session.set_transmitter_on(True)
-            to_recovery.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE) - on_at)
+            to_recovery.append(
+                wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, 10.0, "the demo") - on_at
+            )
     finally:
         session.close()
     median_fs, worst_fs = statistics.median(to_failsafe), max(to_failsafe)

@@ -17,32 +17,20 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+from _failsafe_bench import TARGET_S, wait_for
+
 from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
 from amc_rc_receiver.sitl_runner import SitlConfig
 
 CYCLES = 5
-TICK_S = 0.1  # the view's polling period
-TARGET_S = 1.5
 RC_FS_TIMEOUT_S = 1.0
 BASE_INSTANCE = 40
 CONNECT_TIMEOUT_S = 90.0
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def wait_for(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float = 30.0
-) -> float:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition(session.model.poll()):
-            return time.monotonic()
-        time.sleep(TICK_S)
-    raise TimeoutError("SITL did not reach the expected state")
 
 
 def measure(binary: Path, mode: FailsafeMode, instance: int) -> tuple[list[float], list[float]]:
@@ -57,17 +45,21 @@ def measure(binary: Path, mode: FailsafeMode, instance: int) -> tuple[list[float
         if error:
             raise RuntimeError(error)
         session.model.activate()
-        wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, CONNECT_TIMEOUT_S)
+        wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, CONNECT_TIMEOUT_S, "SITL")
         # Low throttle needs FS_THR_VALUE first; a few seconds of live channels cover that.
         time.sleep(2.0)
         for _cycle in range(CYCLES):
             off_at = time.monotonic()
             session.set_transmitter_on(False)
-            to_failsafe.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE) - off_at)
+            to_failsafe.append(
+                wait_for(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE, 30.0, "SITL") - off_at
+            )
             time.sleep(0.5)
             on_at = time.monotonic()
             session.set_transmitter_on(True)
-            to_recovery.append(wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE) - on_at)
+            to_recovery.append(
+                wait_for(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, 30.0, "SITL") - on_at
+            )
             time.sleep(0.5)
     finally:
         session.close()
