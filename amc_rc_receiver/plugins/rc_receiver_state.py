@@ -16,7 +16,6 @@ from .rc_receiver_check_state import ReceiverCheck
 
 FIRST_CHANNEL = 1
 CHANNEL_COUNT = 5
-RSSI_UNAVAILABLE = 255
 RSSI_MAX = 254
 # Bars span this range; readings outside it are shown with their real number but a clamped bar.
 PWM_BAR_MIN_US = 800

@@ -28,10 +28,6 @@ class TickTimer:
         self._closed = False
 
     @property
-    def interval_ms(self) -> int:
-        return self._interval_ms
-
-    @property
     def timer_id(self) -> str | None:
         """The pending ``after()`` id, or ``None`` when no tick is scheduled."""
         return self._timer_id

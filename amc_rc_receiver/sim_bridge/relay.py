@@ -27,7 +27,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from amc_rc_receiver import _
@@ -618,9 +618,3 @@ def _fold(tally: DirectionTally, check: Triage, track: bool) -> None:
         if check.sequence is not None:
             tally.sequence(check.sequence)
 
-
-def stop_all(relays: Iterable[UdpRelay]) -> None:
-    """Stop every relay, even if one of them fails to stop cleanly."""
-    for relay in relays:
-        with contextlib.suppress(Exception):
-            relay.stop()

@@ -139,8 +139,16 @@ def test_a_closed_timer_cannot_be_started_again(root: tk.Tk, timer: TickTimer) -
     assert pending_after_ids(root) - before == set()
 
 
-def test_the_interval_is_at_least_one_millisecond(root: tk.Tk, counter: Counter) -> None:
-    """GIVEN a zero or negative interval WHEN the timer is built THEN it ticks every millisecond instead."""
-    assert TickTimer(root, 0, counter).interval_ms == 1
-    assert TickTimer(root, -20, counter).interval_ms == 1
-    assert TickTimer(root, 250, counter).interval_ms == 250
+@pytest.mark.parametrize("interval_ms", [0, -20])
+def test_a_zero_or_negative_interval_still_ticks_through_the_event_loop(
+    root: tk.Tk, counter: Counter, interval_ms: int
+) -> None:
+    """GIVEN a zero or negative interval WHEN the timer runs
+    THEN it ticks again and again through Tk's event loop (every millisecond), never inline."""
+    timer = TickTimer(root, interval_ms, counter)
+    timer.start()
+    assert counter.calls == 0  # scheduled, not called from start()
+    try:
+        assert pump_until(root, lambda: counter.calls >= 3)
+    finally:
+        timer.close()
