@@ -17,10 +17,10 @@ from typing import TextIO
 from amc_rc_receiver import _
 from amc_rc_receiver.plugins.rc_receiver_state import (
     FailsafeStatus,
-    IntervalRequestOutcome,
     IntervalRequestStatus,
     RCReceiverState,
 )
+from amc_rc_receiver.plugins.rc_receiver_tk_texts import request_outcome_text
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     DirectionSnapshot,
@@ -46,17 +46,9 @@ def format_failsafe(status: FailsafeStatus) -> str:
 
 
 def format_request(request: IntervalRequestStatus) -> str:
-    outcome = {
-        IntervalRequestOutcome.NOT_REQUESTED: _("not requested"),
-        IntervalRequestOutcome.PENDING: _("pending"),
-        IntervalRequestOutcome.ACCEPTED: _("accepted"),
-        IntervalRequestOutcome.REJECTED: _("rejected"),
-        IntervalRequestOutcome.NO_ANSWER: _("no answer"),
-        IntervalRequestOutcome.SEND_FAILED: _("send failed"),
-    }[request.outcome]
-    if request.reason:
-        outcome = _("{outcome} ({reason})").format(outcome=outcome, reason=request.reason)
-    return _("{message} interval request: {outcome}").format(message=request.message_name, outcome=outcome)
+    return _("{message} interval request: {outcome}").format(
+        message=request.message_name, outcome=request_outcome_text(request)
+    )
 
 
 def format_channels(state: RCReceiverState) -> str:

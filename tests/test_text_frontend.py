@@ -108,7 +108,7 @@ def test_interval_request_outcomes_are_reported_once_each() -> None:
     assert describe_events(None, pending) == ["RC_CHANNELS interval request: pending"]
     assert describe_events(pending, pending) == []
     assert describe_events(pending, rejected) == [
-        "RC_CHANNELS interval request: rejected (MAV_RESULT_DENIED)"
+        "RC_CHANNELS interval request: rejected: MAV_RESULT_DENIED"
     ]
 
 

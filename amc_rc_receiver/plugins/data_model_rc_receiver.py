@@ -52,6 +52,7 @@ from .rc_receiver_model_parts import (
 from .rc_receiver_rate_meter import RateMeter
 from .rc_receiver_rules import is_selected_source
 from .rc_receiver_state import (
+    STALE_AFTER_S,
     ChannelReading,
     FailsafeStatus,
     IntervalRequestOutcome,
@@ -65,6 +66,7 @@ __all__ = [
     "MAV_CMD_SET_MESSAGE_INTERVAL",
     "RC_CHANNELS_ID",
     "REQUESTED_INTERVAL_US",
+    "STALE_AFTER_S",
     "SYS_STATUS_ID",
     "ChannelReading",
     "FailsafeStatus",
@@ -83,7 +85,6 @@ MAX_REPEATED_REQUESTS = 3
 RECENT_POLL_GAP_S = 0.5
 # About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
 MAX_MESSAGES_DROPPED_ON_RESUME = 1000
-STALE_AFTER_S = 3.0
 RATE_WINDOW_S = 2.0
 
 

@@ -9,10 +9,12 @@ keeps to widgets and their updates.
 from __future__ import annotations
 
 from .. import _
-from .rc_receiver_state import IntervalRequestOutcome, IntervalRequestStatus, RCReceiverState
-
-# Shown in the expiry notice; the model owns the actual timeout.
-STALE_AFTER_S = 3
+from .rc_receiver_state import (
+    STALE_AFTER_S,
+    IntervalRequestOutcome,
+    IntervalRequestStatus,
+    RCReceiverState,
+)
 
 
 def guidance_text() -> str:
@@ -57,23 +59,27 @@ def interval_text(interval_us: int) -> str:
     return _("off")
 
 
+def request_outcome_text(request: IntervalRequestStatus) -> str:
+    """What became of one interval request, worded once for the window and the terminal view."""
+    outcome = request.outcome
+    if outcome is IntervalRequestOutcome.REJECTED:
+        return _("rejected: {reason}").format(reason=request.reason or _("no reason given"))
+    if outcome is IntervalRequestOutcome.SEND_FAILED:
+        return _("send failed: {reason}").format(reason=request.reason or _("no reason given"))
+    words = {
+        IntervalRequestOutcome.NOT_REQUESTED: _("not requested"),
+        IntervalRequestOutcome.PENDING: _("pending"),
+        IntervalRequestOutcome.ACCEPTED: _("accepted"),
+        IntervalRequestOutcome.NO_ANSWER: _("no answer"),
+    }
+    return words[outcome]
+
+
 def request_text(request: IntervalRequestStatus | None) -> str:
     if request is None or request.outcome is IntervalRequestOutcome.NOT_REQUESTED:
         return _("interval not requested")
-    rate = interval_text(request.interval_us)
-    outcome = request.outcome
-    if outcome is IntervalRequestOutcome.PENDING:
-        return _("interval request ({rate}): pending").format(rate=rate)
-    if outcome is IntervalRequestOutcome.ACCEPTED:
-        return _("interval request ({rate}): accepted").format(rate=rate)
-    if outcome is IntervalRequestOutcome.REJECTED:
-        return _("interval request ({rate}): rejected: {reason}").format(
-            rate=rate, reason=request.reason or _("no reason given")
-        )
-    if outcome is IntervalRequestOutcome.NO_ANSWER:
-        return _("interval request ({rate}): no answer").format(rate=rate)
-    return _("interval request ({rate}): send failed: {reason}").format(
-        rate=rate, reason=request.reason or _("no reason given")
+    return _("interval request ({rate}): {outcome}").format(
+        rate=interval_text(request.interval_us), outcome=request_outcome_text(request)
     )
 
 
@@ -116,18 +122,18 @@ def notice_lines(state: RCReceiverState, model_error: str | None) -> tuple[list[
     if state.connected:
         if rc_expired and sys_expired:
             lines.append(
-                _("No telemetry for {seconds} s — readings cleared.").format(seconds=STALE_AFTER_S)
+                _("No telemetry for {seconds} s — readings cleared.").format(seconds=f"{STALE_AFTER_S:g}")
             )
         elif rc_expired:
             lines.append(
                 _("No RC_CHANNELS for {seconds} s — channel and RSSI readings cleared.").format(
-                    seconds=STALE_AFTER_S
+                    seconds=f"{STALE_AFTER_S:g}"
                 )
             )
         elif sys_expired:
             lines.append(
                 _("No SYS_STATUS for {seconds} s — receiver status is unknown.").format(
-                    seconds=STALE_AFTER_S
+                    seconds=f"{STALE_AFTER_S:g}"
                 )
             )
         problem = problem or rc_expired or sys_expired
