@@ -7,7 +7,8 @@ unrelated traffic, a foreign system) to the model's loopback connection and to a
 UDP connection; we time one poll() against a bare recv_msg() drain of the same datagrams (and, for
 reference, a fresh parser over the same bytes without sockets), interleaving the trials so machine
 noise hits both alike, and report medians and their ratio.  A second run times every poll() while
-the vehicle never answers the interval requests, to show that waiting for an ACK never blocks.
+a silent vehicle in another process keeps 50 messages waiting for each poll and never answers
+the interval requests, to show that waiting for an ACK never blocks.
 
 Run: .venv/bin/python benchmarks/bench_poll.py
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,7 +34,7 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import (
     IntervalRequestOutcome,
     RCReceiverDataModel,
 )
-from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+from tests.support.scripted_fc import ScriptedFlightController
 
 TRIALS = 300
 WARMUP = 30
@@ -162,36 +164,54 @@ def measure_throughput(vehicle: ScriptedFlightController, model: RCReceiverDataM
     }
 
 
-def measure_unanswered(
-    vehicle: ScriptedFlightController, flight_controller: FlightController
-) -> dict[str, float]:
-    """Worst single poll() from activation until the unanswered requests time out (real clock)."""
-    vehicle.ack_policy = AckPolicy.SILENT
-    model = RCReceiverDataModel(flight_controller)
+def measure_unanswered() -> dict[str, float]:
+    """Worst single poll() while a silent vehicle in another process keeps 50 messages waiting.
+
+    The model polls every 100 ms as the view does, from activation until well past the 0.8 s ACK
+    timeout of requests that are never answered; each poll finds a fresh burst of 50 messages.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    seconds = UNANSWERED_CYCLES * (UNANSWERED_WATCH_S + 0.5) + 15.0
+    vehicle = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve().parent / "_silent_vehicle.py"), str(port), str(seconds)]
+    )
+    flight_controller = FlightController()
     durations: list[float] = []
     cpu_times: list[float] = []
+    reads: list[int] = []
     timed_out = 0
-    for _cycle in range(UNANSWERED_CYCLES):
-        model.activate()
-        end = time.monotonic() + UNANSWERED_WATCH_S
-        while time.monotonic() < end:
-            vehicle.send_rc_channels([1500] * 5)
-            vehicle.send_sys_status(present=True, enabled=True, healthy=True)
-            start, cpu_start = time.perf_counter(), time.thread_time()
-            state = model.poll()
-            durations.append(time.perf_counter() - start)
-            cpu_times.append(time.thread_time() - cpu_start)
-            time.sleep(0.005)
-        if all(r.outcome is IntervalRequestOutcome.NO_ANSWER for r in state.interval_requests):
-            timed_out += 1
-        model.deactivate()
-    vehicle.ack_policy = AckPolicy.ACCEPT
+    try:
+        time.sleep(1.0)  # the vehicle process binds its port
+        error = flight_controller.connect(f"udpout:127.0.0.1:{port}", timeout=10.0)
+        if error:
+            raise RuntimeError(error)
+        model = RCReceiverDataModel(flight_controller)
+        for _cycle in range(UNANSWERED_CYCLES):
+            model.activate()
+            end = time.monotonic() + UNANSWERED_WATCH_S
+            while time.monotonic() < end:
+                start, cpu_start = time.perf_counter(), time.thread_time()
+                state = model.poll()
+                durations.append(time.perf_counter() - start)
+                cpu_times.append(time.thread_time() - cpu_start)
+                reads.append(model.messages_read_last_poll)
+                time.sleep(0.1)
+            if all(r.outcome is IntervalRequestOutcome.NO_ANSWER for r in state.interval_requests):
+                timed_out += 1
+            model.deactivate()
+    finally:
+        flight_controller.disconnect()
+        vehicle.kill()
+        vehicle.wait()
     return {
         "worst": max(durations),
         "p99": statistics.quantiles(durations, n=100)[98],
         "worst_cpu": max(cpu_times),
         "median": statistics.median(durations),
         "polls": float(len(durations)),
+        "full_polls": float(sum(1 for count in reads if count == MAX_MESSAGES_PER_POLL)),
         "timed_out_cycles": float(timed_out),
     }
 
@@ -206,9 +226,9 @@ def main() -> int:
         try:
             model = RCReceiverDataModel(flight_controller)
             throughput = measure_throughput(vehicle, model)
-            unanswered = measure_unanswered(vehicle, flight_controller)
         finally:
             flight_controller.disconnect()
+    unanswered = measure_unanswered()
 
     ratio = throughput["poll"] / throughput["bare"]
     parse_ratio = throughput["poll"] / throughput["parse"]
@@ -242,7 +262,8 @@ def main() -> int:
         f"({int(throughput['skipped'])} skipped);"
     )
     print(
-        f"{int(unanswered['polls'])} polls over {UNANSWERED_CYCLES} unanswered activations, "
+        f"{int(unanswered['polls'])} polls over {UNANSWERED_CYCLES} unanswered activations "
+        f"(vehicle in another process; {int(unanswered['full_polls'])} polls read the full 50), "
         f"{int(unanswered['timed_out_cycles'])} of which reached 'no answer'"
     )
     print(f"{'measure':<{width}}  {'value':>12}  note")

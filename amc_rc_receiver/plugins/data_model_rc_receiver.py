@@ -411,6 +411,7 @@ class RCReceiverDataModel:
         latest_status: StatusSample | None = None
         # (message, its send time if it carries one, the vehicle's latest send time when read)
         readings: list[tuple[Any, float | None, float | None]] = []
+        newest_channels: tuple[Any, float] | None = None
         channels_count = 0
         status_count = 0
         closed = False
@@ -467,7 +468,8 @@ class RCReceiverDataModel:
             else:
                 sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
             if message_type(msg) == "RC_CHANNELS":
-                latest_channels = channels_sample(msg, sent_at)
+                # Only the newest is shown: a sample for each would be work thrown away.
+                newest_channels = (msg, sent_at)
                 channels_count += 1
             else:
                 latest_status = status_sample(msg, sent_at)
@@ -475,6 +477,8 @@ class RCReceiverDataModel:
                 # Every status counts as evidence, timed when the vehicle reported it, so a short
                 # failsafe between polls is not lost and a late one is not post-dated.
                 self._history.record(latest_status.status.failsafe, sent_at)
+        if newest_channels is not None:
+            latest_channels = channels_sample(*newest_channels)
         self._channels_rate.add(now, channels_count)
         self._status_rate.add(now, status_count)
         if closed:
