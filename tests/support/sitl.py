@@ -10,9 +10,12 @@ Processes are found through /proc, so a SITL that escaped its runner is seen who
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import socket
+import tempfile
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -130,14 +133,37 @@ def instance_ports_free(instance: int) -> bool:
     )
 
 
+# Instances this test process has claimed: the open lock files keep them ours until it exits.
+_claimed: dict[int, IO[str]] = {}
+
+
+def _claim(instance: int) -> bool:
+    """Claim ``instance`` for this process against other runs of the suite on the machine.
+
+    Free ports alone are a race: two runs could both find them free and both start SITL there.
+    An exclusive lock on a per-instance file decides, and the kernel drops it when the process ends.
+    """
+    if instance in _claimed:
+        return True
+    handle = (Path(tempfile.gettempdir()) / f"amc-rc-receiver-sitl-instance-{instance}.lock").open("a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    _claimed[instance] = handle
+    return True
+
+
 def free_instance(preferred: int) -> int:
-    """``preferred``, or the first of ``preferred + 100``, ``+ 200``… whose ports are all free.
+    """``preferred``, or the first of ``preferred + 100``, ``+ 200``… that is ours and free.
 
     Each test has its own preferred instance, so tests run side by side; a second run of the
-    suite on the same machine (another checkout, another person) moves up by a stride.
+    suite on the same machine (another checkout, another person) cannot claim the same instance
+    and moves up by a stride.
     """
     for candidate in range(preferred, MAX_INSTANCE + 1, INSTANCE_STRIDE):
         with contextlib.suppress(OSError):
-            if instance_ports_free(candidate):
+            if _claim(candidate) and instance_ports_free(candidate):
                 return candidate
     pytest.skip(f"no SITL instance with free ports from {preferred} up")
