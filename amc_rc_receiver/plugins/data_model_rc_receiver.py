@@ -150,10 +150,6 @@ class RCReceiverDataModel:
         return self._active
 
     @property
-    def suspended(self) -> bool:
-        return self._suspended
-
-    @property
     def messages_read_last_poll(self) -> int:
         """How many messages the last `poll()` consumed (never more than 50)."""
         return self._messages_read

@@ -27,10 +27,6 @@ class VehicleClock:
         self._offset: float | None = None
         self._last_boot_s: float | None = None
 
-    @property
-    def synchronised(self) -> bool:
-        return self._offset is not None
-
     def reset(self) -> None:
         self._offset = None
         self._last_boot_s = None
