@@ -186,7 +186,6 @@ class _Scanner(ast.NodeVisitor):
         self.output_module = _is_output_module(module)
         self.ignored = ignored
         self.problems: list[Problem] = []
-        self.messages: list[tuple[int, str]] = []
         self._function_depth = 0
 
     def _report(self, node: ast.AST, rule: str, message: str, anchor: ast.AST | None = None) -> None:
@@ -230,7 +229,6 @@ class _Scanner(ast.NodeVisitor):
     def _check_translation_call(self, node: ast.Call) -> None:
         argument = node.args[0] if len(node.args) == 1 and not node.keywords else None
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            self.messages.append((node.lineno, argument.value))
             if self._function_depth == 0:
                 self._report(node, "I18N004", f"_({argument.value!r}) runs at import time, before "
                              "install_language(); translate where the text is used")
@@ -279,41 +277,30 @@ class _Scanner(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def scan_source(source: str, path: str = "<source>", module: str | None = None) -> tuple[list[Problem],
-                                                                                      list[tuple[int, str]]]:
-    """Scan one module: (problems, literal `_()` messages with their line numbers)."""
+def lint_source(source: str, path: str = "<source>", module: str | None = None) -> list[Problem]:
+    """The I18N000/001/003/004 findings for one module's source text."""
     module_name = module if module is not None else Path(path).stem
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as error:
-        problem = Problem(path, error.lineno or 0, error.offset or 0, "I18N000", f"cannot parse: {error.msg}")
-        return [problem], []
+        return [Problem(path, error.lineno or 0, error.offset or 0, "I18N000", f"cannot parse: {error.msg}")]
     ignored, whole_file = _ignore_marks(source)
     scanner = _Scanner(path, module_name, ignored, whole_file)
     scanner.visit(tree)
-    return scanner.problems, scanner.messages
-
-
-def lint_source(source: str, path: str = "<source>", module: str | None = None) -> list[Problem]:
-    """The I18N001/003/004 findings for one module's source text."""
-    return scan_source(source, path, module)[0]
+    return scanner.problems
 
 
 def package_modules(package_dir: Path = PACKAGE_DIR) -> list[Path]:
     return sorted(path for path in package_dir.rglob("*.py") if "__pycache__" not in path.parts)
 
 
-def scan_package(package_dir: Path = PACKAGE_DIR) -> tuple[list[Problem], dict[str, list[str]]]:
-    """Scan every module: (problems, msgid -> ``path:line`` locations of its `_()` calls)."""
+def lint_package(package_dir: Path = PACKAGE_DIR) -> list[Problem]:
+    """The findings of every module of the package."""
     problems: list[Problem] = []
-    messages: dict[str, list[str]] = {}
     for path in package_modules(package_dir):
         relative = path.relative_to(package_dir.parent).as_posix()
-        found, calls = scan_source(path.read_text(encoding="utf-8"), relative)
-        problems += found
-        for line, message in calls:
-            messages.setdefault(message, []).append(f"{relative}:{line}")
-    return problems, messages
+        problems += lint_source(path.read_text(encoding="utf-8"), relative)
+    return problems
 
 
 # --- catalogs -------------------------------------------------------------------------------
@@ -459,12 +446,14 @@ def catalog_problems(po_path: Path, pot_path: Path = POT_PATH) -> list[str]:
 
 
 def template_drift(package_dir: Path = PACKAGE_DIR, pot_path: Path = POT_PATH) -> list[str]:
-    """Differences between the `_()` messages in the code and the .pot template."""
+    """Differences between what Babel extracts from the code and the committed .pot template."""
     if not pot_path.exists():
         return [f"{pot_path} is missing ({FIX_HINT})"]
     in_template = {_message_key(message) for message in _read(pot_path) if message.id}
-    _problems, in_code = scan_package(package_dir)
-    drift = [f"not in the template: {message!r} used at {', '.join(where)} ({FIX_HINT})"
+    in_code = {_message_key(message): message.locations for message in extract_template(package_dir)
+               if message.id}
+    drift = [f"not in the template: {message!r} used at "
+             f"{', '.join(f'{path}:{line}' for path, line in where)} ({FIX_HINT})"
              for message, where in sorted(in_code.items()) if message not in in_template]
     drift += [f"in the template but no longer in the code: {message!r} ({FIX_HINT})"
               for message in sorted(in_template - in_code.keys())]
@@ -476,7 +465,7 @@ def check(
 ) -> list[str]:
     """Every problem `check` reports: template drift, unwrapped strings, incomplete catalogs."""
     problems = template_drift(package_dir, pot_path)
-    problems += [str(problem) for problem in scan_package(package_dir)[0]]
+    problems += [str(problem) for problem in lint_package(package_dir)]
     if pot_path.exists():
         for path in po_files(locale_dir):
             problems += catalog_problems(path, pot_path)

@@ -31,11 +31,6 @@ class RateMeter:
     def window_s(self) -> float:
         return self._window_s
 
-    @property
-    def bucket_count(self) -> int:
-        """Buckets held right now (bounded, whatever the traffic)."""
-        return len(self._buckets)
-
     def add(self, now: float, count: int = 1) -> None:
         """Record ``count`` arrivals at clock reading ``now``."""
         if count <= 0:
