@@ -81,10 +81,6 @@ class SitlConsolePanel(ttk.LabelFrame):
         scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
         self.text.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
 
-    @property
-    def shown_lines(self) -> int:
-        return self._shown
-
     def text_content(self) -> str:
         return str(self.text.get("1.0", "end-1c"))
 

@@ -59,12 +59,6 @@ class ConsoleLog:
             self._lines.append(line)
         return line
 
-    @property
-    def next_number(self) -> int:
-        """The number the next line will get: a cursor that skips everything logged so far."""
-        with self._lock:
-            return self._next
-
     def since(self, number: int) -> tuple[list[ConsoleLine], int]:
         """Lines numbered ``number`` or later that are still kept, and the cursor for the next call."""
         with self._lock:

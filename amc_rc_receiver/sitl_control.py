@@ -84,7 +84,6 @@ class SitlControlLink(ThreadedService):
         self._wanted_rc_fail: int | None = None
         self._confirmed_rc_fail: int | None = None
         self._parameters: dict[str, float] = {}
-        self._sets_sent = 0
         self._sock: socket.socket | None = None
         self._mav: Any = None
         self._target: tuple[int, int] | None = None
@@ -116,11 +115,6 @@ class SitlControlLink(ThreadedService):
     @property
     def connected(self) -> bool:
         return self._sock is not None and self._target is not None
-
-    @property
-    def param_sets_sent(self) -> int:
-        with self._lock:
-            return self._sets_sent
 
     def parameters(self) -> dict[str, float]:
         with self._lock:
@@ -250,8 +244,6 @@ class SitlControlLink(ThreadedService):
         if wanted is not None and wanted != confirmed and now - self._last_set_at >= RESEND_S:
             self._last_set_at = now
             self._mav.param_set_send(system, component, SIM_RC_FAIL.encode(), float(wanted), _PARAM_REAL32)
-            with self._lock:
-                self._sets_sent += 1
         if missing and now - self._last_read_at >= READ_RETRY_S:
             self._last_read_at = now
             for name in missing:

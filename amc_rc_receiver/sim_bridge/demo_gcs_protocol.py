@@ -101,10 +101,6 @@ class GcsProtocol:
         self._list_allowance = 0.0
         self._list_last_pump = 0.0
 
-    @property
-    def param_list_in_progress(self) -> bool:
-        return self._list_next is not None
-
     def reset(self) -> None:
         """Forget the previous ground station's open FTP session and unfinished list download."""
         self._ftp.reset()
