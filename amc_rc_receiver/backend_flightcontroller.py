@@ -37,6 +37,7 @@ from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
 from amc_rc_receiver import _
+from amc_rc_receiver.host_port import HostPortError, HostPortProblem, format_host_port, parse_host_port
 from amc_rc_receiver.plugins.rc_receiver_commands import describe_exception
 
 GCS_SYSTEM_ID = 255
@@ -218,6 +219,8 @@ class DeviceError(Exception):
 class _Endpoint:
     scheme: str  # one of _NETWORK_SCHEMES, or "serial"
     address: str  # "host:port" for network schemes, the port path for serial
+    host: str = ""
+    port: int = 0
 
 
 def parse_device(device: str) -> _Endpoint:
@@ -231,7 +234,8 @@ def parse_device(device: str) -> _Endpoint:
         raise DeviceError(_("the connection string is empty"))
     scheme, sep, rest = text.partition(":")
     if sep and scheme.lower() in _NETWORK_SCHEMES:
-        return _Endpoint(scheme.lower(), _validate_host_port(scheme.lower(), rest))
+        host, port = _validate_host_port(scheme.lower(), rest)
+        return _Endpoint(scheme.lower(), format_host_port(host, port), host, port)
     looks_like_path = text.startswith(("/", "\\", ".")) or bool(_WINDOWS_COM_PORT.match(text))
     if sep and not looks_like_path:
         raise DeviceError(
@@ -245,26 +249,29 @@ def parse_device(device: str) -> _Endpoint:
     return _Endpoint("serial", text)
 
 
-def _validate_host_port(scheme: str, rest: str) -> str:
+def _validate_host_port(scheme: str, rest: str) -> tuple[str, int]:
     example = "127.0.0.1:14550"
-    parts = rest.split(":")
-    if len(parts) != 2:
+    try:
+        # pymavlink splits the address at its first colon: no IPv6 host can reach it
+        host, port = parse_host_port(rest, default_host="", ipv6=False)
+    except HostPortError as error:
+        if error.problem is HostPortProblem.FORM:
+            raise DeviceError(
+                _("expected {scheme}:HOST:PORT, for example {scheme}:{example}").format(
+                    scheme=scheme, example=example
+                )
+            ) from None
         raise DeviceError(
-            _("expected {scheme}:HOST:PORT, for example {scheme}:{example}").format(
-                scheme=scheme, example=example
-            )
-        )
-    host, port_text = parts[0].strip(), parts[1].strip()
-    if not port_text.isdigit() or int(port_text) > 65535:
-        raise DeviceError(_("'{port}' is not a port number (0 to 65535)").format(port=port_text))
+            _("'{port}' is not a port number (0 to 65535)").format(port=error.port_text)
+        ) from None
     server = scheme in _SERVER_SCHEMES
-    if not server and (not host or int(port_text) == 0):
+    if not server and (not host or port == 0):
         raise DeviceError(
             _("{scheme} needs the address and port of the vehicle, for example {scheme}:{example}").format(
                 scheme=scheme, example=example
             )
         )
-    return f"{host}:{int(port_text)}"
+    return host, port
 
 
 class _TimedTcpConnection(mavutil.mavtcp):  # type: ignore[misc] # pymavlink has no type hints
@@ -362,11 +369,10 @@ def _open(endpoint: _Endpoint, baudrate: int, timeout: float) -> Any:
     if endpoint.scheme in ("udp", "udpin"):
         return _VehicleUdpServer(endpoint.address, **ids)
     if endpoint.scheme == "udpout":
-        host, port = endpoint.address.rsplit(":", 1)
         # pymavlink resolves lazily and swallows the error on every send: resolve once, loudly
-        resolved = socket.getaddrinfo(host, int(port), socket.AF_INET, socket.SOCK_DGRAM)[0][4]
+        resolved = socket.getaddrinfo(endpoint.host, endpoint.port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
         link = mavutil.mavudp(endpoint.address, input=False, **ids)
-        _bind_towards(link.port, (str(resolved[0]), int(port)))
+        _bind_towards(link.port, (str(resolved[0]), endpoint.port))
         return link
     return mavutil.mavserial(endpoint.address, baud=baudrate, **ids)
 

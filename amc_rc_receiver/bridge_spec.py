@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from amc_rc_receiver import _
+from amc_rc_receiver.host_port import HostPortError, HostPortProblem, parse_host_port
 
 PROTOCOLS = ("ardupilot-json", "rflysim", "xrp", "auto")
 
@@ -36,26 +37,19 @@ class BridgeSpec:
 
 
 def parse_address(text: str, *, what: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``[IPV6]:PORT``) to a socket address, with a readable error."""
-    text = text.strip()
-    host, sep, port_text = text.rpartition(":")
-    if not sep or not host:
-        raise BridgeSpecError(
-            _("The {what} address {text!r} needs the form HOST:PORT, e.g. 127.0.0.1:9002.").format(
-                what=what, text=text
-            )
-        )
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
+    """``HOST:PORT`` (or ``[IPV6]:PORT``) to a socket address, the error naming ``what`` address it is."""
     try:
-        port = int(port_text)
-    except ValueError:
-        raise BridgeSpecError(
-            _("The {what} port {port!r} is not a number.").format(what=what, port=port_text)
-        ) from None
-    if not 0 <= port <= 65535:
-        raise BridgeSpecError(_("The {what} port {port} is outside 0-65535.").format(what=what, port=port))
-    return host, port
+        return parse_host_port(text)
+    except HostPortError as error:
+        if error.problem is HostPortProblem.PORT_NOT_A_NUMBER:
+            message = _("The {what} port {port!r} is not a number.").format(what=what, port=error.port_text)
+        elif error.problem is HostPortProblem.PORT_OUT_OF_RANGE:
+            message = _("The {what} port {port} is outside 0-65535.").format(what=what, port=error.port_text)
+        else:
+            message = _("The {what} address {text!r} needs the form HOST:PORT, e.g. 127.0.0.1:9002.").format(
+                what=what, text=error.text
+            )
+        raise BridgeSpecError(message) from None
 
 
 def _listen_host(host: str, text: str) -> str:

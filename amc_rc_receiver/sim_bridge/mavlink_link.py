@@ -33,6 +33,7 @@ from typing import Any
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver import _
+from amc_rc_receiver.host_port import HostPortError, format_host_port, parse_host_port
 from amc_rc_receiver.sim_bridge._service import Address, bind_udp, local_address
 
 LOOPBACK = "127.0.0.1"
@@ -72,7 +73,7 @@ class LinkEndpoint:
     port: int = 0
 
     def __str__(self) -> str:
-        return f"{self.kind.value}:{self.host}:{self.port}"
+        return f"{self.kind.value}:{format_host_port(self.host, self.port)}"
 
 
 def parse_endpoint(text: str) -> LinkEndpoint:
@@ -83,15 +84,11 @@ def parse_endpoint(text: str) -> LinkEndpoint:
         raise LinkEndpointError(
             _("{text!r}: say tcp:HOST:PORT, udpin:HOST:PORT or udpout:HOST:PORT").format(text=text)
         )
-    host, _sep, port_text = rest.rpartition(":")
-    host = host.strip("[]") or LOOPBACK
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise LinkEndpointError(_("{text!r}: the port must be a number").format(text=text)) from None
     lowest = 1 if kind is LinkKind.UDP_OUT else 0
-    if not lowest <= port <= 65535:
-        raise LinkEndpointError(_("{text!r}: the port must be in {low}..65535").format(text=text, low=lowest))
+    try:
+        host, port = parse_host_port(rest, default_host=LOOPBACK, port_alone=True, lowest_port=lowest)
+    except HostPortError as error:
+        raise LinkEndpointError(error.describe(text)) from None
     return LinkEndpoint(kind, host, port)
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from amc_rc_receiver import _
+from amc_rc_receiver.host_port import HostPortError, parse_host_port
 from amc_rc_receiver.sim_bridge._service import (
     ThreadedService,
     bind_udp,
@@ -244,11 +245,18 @@ class PhysicsBackend(ThreadedService):
                 self._send_errors += 1
 
 
-def _parse_address(text: str) -> tuple[str, int]:
-    host, _sep, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise argparse.ArgumentTypeError(_("expected HOST:PORT, got {text!r}").format(text=text))
-    return host, int(port)
+def _listen_address(text: str) -> tuple[str, int]:
+    try:
+        return parse_host_port(text)
+    except HostPortError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _target_address(text: str) -> tuple[str, int]:
+    try:
+        return parse_host_port(text, lowest_port=1)
+    except HostPortError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def format_counters(counters: BackendCounters) -> str:
@@ -272,11 +280,11 @@ def main(argv: Sequence[str] | None = None, *, sleep: Callable[[float], None] = 
         help=_("SITL instance N (its -I N): the default ports move by 10*N"),
     )
     parser.add_argument(
-        "--listen", type=_parse_address, help=_("HOST:PORT to bind (default 127.0.0.1:9002+10*N)")
+        "--listen", type=_listen_address, help=_("HOST:PORT to bind (default 127.0.0.1:9002+10*N)")
     )
     parser.add_argument(
         "--rc-input",
-        type=_parse_address,
+        type=_target_address,
         help=_("where to send the transmitter as SITL RC input (default 127.0.0.1:5501+10*N)"),
     )
     parser.add_argument("--no-rc-input", action="store_true", help=_("send RC only in the JSON replies"))

@@ -404,3 +404,21 @@ def test_command_line_serves_until_interrupted(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "127.0.0.1:" in out
     assert "packets 0" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--listen", "127.0.0.1"], "expected HOST:PORT, got '127.0.0.1'"),
+        (["--listen", "127.0.0.1:port"], "'127.0.0.1:port': the port must be a number"),
+        (["--rc-input", "127.0.0.1:0"], "'127.0.0.1:0': the port must be in 1..65535"),
+    ],
+)
+def test_command_line_refuses_an_unusable_address(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GIVEN an address that is no usable HOST:PORT WHEN the command line starts THEN usage says why."""
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert expected in capsys.readouterr().err
