@@ -245,7 +245,7 @@ def _main(argv: Sequence[str] | None) -> int:
         use_text = True
     if use_text:
         return _run_text(args)
-    from amc_rc_receiver.standalone_window import run_window  # noqa: PLC0415
+    from amc_rc_receiver.window_app import run_window  # noqa: PLC0415
 
     return run_window(
         device=args.device,

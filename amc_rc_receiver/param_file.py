@@ -4,7 +4,8 @@
 
 The whole file is checked before anything is returned: every bad line is collected and
 reported together, naming the file and line, so the user can fix them in one pass.  This
-tool only shows parameters next to the receiver check; it never writes a parameter file.
+tool only shows parameters next to the receiver check (`ShownParameters`: which file the step
+shows); it never writes a parameter file.
 """
 
 from __future__ import annotations
@@ -109,6 +110,44 @@ def read_example_receiver_params(vehicle: str = EXAMPLE_VEHICLE) -> tuple[ParamE
     """The receiver-step example of ``vehicle`` shipped with the package."""
     resource = _example_resource(vehicle)
     return parse_param_text(resource.read_text(encoding="utf-8-sig"), f"{vehicle}/{resource.name}")
+
+
+class ShownParameters:
+    """The parameters the receiver step shows: the vehicle's bundled example until a file is opened.
+
+    A file that cannot be read leaves the last good parameters shown, with its error beside them.
+    """
+
+    def __init__(self) -> None:
+        self.entries: tuple[ParamEntry, ...] = ()
+        self.source = ""
+        self.error: str | None = None
+        self._from_file = False
+
+    def follow_vehicle(self, vehicle: str) -> None:
+        """Show ``vehicle``'s bundled example, unless the user opened a file of their own."""
+        if self._from_file:
+            return
+        try:
+            self.entries = read_example_receiver_params(vehicle)
+            self.source = _("the bundled example {name}").format(name=example_receiver_param_file(vehicle))
+            self.error = None
+        except (OSError, ParamFileError) as error:
+            self.entries = ()
+            self.error = str(error)
+
+    def open_file(self, path: str) -> bool:
+        """Show the file at ``path``; ``False`` (with ``error`` set) if it cannot be used."""
+        try:
+            entries = read_param_file(path)
+        except ParamFileError as error:
+            self.error = str(error)
+            return False
+        self.entries = entries
+        self.source = path
+        self.error = None
+        self._from_file = True
+        return True
 
 
 def _example_resource(vehicle: str) -> Traversable:

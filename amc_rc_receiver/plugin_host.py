@@ -51,6 +51,7 @@ class ViewState(Enum):
     ACTIVE = "active"
     SUSPENDED = "suspended"  # paused with on_suspend; resumes with on_resume
     DEACTIVATED = "deactivated"  # paused with on_deactivate (legacy view); resumes with on_activate
+    STOPPED = "stopped"  # stopped by the editor with on_deactivate (no vehicle); starts with on_activate
 
 
 @dataclass(frozen=True)
@@ -261,6 +262,33 @@ class PluginHost:
             yield
         finally:
             self.resume()
+
+    # -- stopping while there is no vehicle -------------------------------------------------------
+
+    def stop_view(self) -> None:
+        """Deactivate the view while the editor has no vehicle to talk to; a pause no longer touches it."""
+        if self._view is None or self._state in (None, ViewState.STOPPED):
+            return
+        paused_by_deactivate = self._state is ViewState.DEACTIVATED
+        # A pause in progress must not bring a stopped view back to life when it ends.
+        self._paused_view = None
+        self._resume_call = None
+        self._state = ViewState.STOPPED
+        if not paused_by_deactivate:
+            self._guarded(self._plugin_name or "?", _("deactivate"), self._view.on_deactivate)
+
+    def start_view(self) -> None:
+        """Activate a view stopped by :meth:`stop_view`; during a pause, when the pause ends."""
+        view = self._view
+        if view is None or self._state is not ViewState.STOPPED:
+            return
+        if self._pause_depth > 0:
+            self._paused_view = view
+            self._resume_call = view.on_activate
+            self._state = ViewState.DEACTIVATED
+            return
+        self._state = ViewState.ACTIVE
+        self._guarded(self._plugin_name or "?", _("activate"), view.on_activate)
 
     # -- internals ------------------------------------------------------------------------------
 

@@ -5,21 +5,20 @@
 The window is a thin shell around one `CheckSession`: a `PluginHost` shows the receiver step of
 the chosen vehicle exactly as the methodic configurator would (plugin left, parameter table
 right), and the sidecar `BridgePanel` follows whatever monitor the session currently has.  The
-blocking connect runs in a worker thread that the Tk thread only polls with ``after()``; while
-it runs the plugin view is paused through the host, so nothing reads the link mid-swap.  The
-plugin view is active exactly while a vehicle is connected.
+blocking connect runs in a worker thread (`connect_worker`) that the Tk thread only polls with
+``after()``; while it runs the plugin view is paused through the host, so nothing reads the link
+mid-swap.  The plugin view runs exactly while a vehicle is connected: the window stops and starts
+it through the host, whose state machine is the only record of where the view is.  The widgets
+are built by `standalone_layout`, sized by `window_geometry`; `window_app` runs the program.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import logging
-import sys
-import threading
 import tkinter as tk
 from collections.abc import Callable, Sequence
-from tkinter import filedialog, ttk
+from tkinter import filedialog
 
 from amc_rc_receiver import _
 from amc_rc_receiver.bridge_spec import BridgeSpec
@@ -27,51 +26,31 @@ from amc_rc_receiver.check_session import CheckSession
 from amc_rc_receiver.configuration_steps import (
     ConfigurationStep,
     ConfigurationStepsError,
-    available_vehicles,
     load_configuration_steps,
 )
+from amc_rc_receiver.connect_worker import ConnectAttempt
 from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.frontend_tkinter_connection_bar import (
-    COLOUR_ERROR,
     DEFAULT_BAUDRATE,
-    STATUS_WRAP_PIXELS,
     ConnectionBar,
     ConnectionState,
     detected_serial_ports,
 )
 from amc_rc_receiver.frontend_tkinter_parameter_table import ParameterTable
-from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
-from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport
-from amc_rc_receiver.param_file import (
-    ParamEntry,
-    ParamFileError,
-    example_receiver_param_file,
-    read_example_receiver_params,
-    read_param_file,
-)
+from amc_rc_receiver.param_file import ShownParameters
 from amc_rc_receiver.plugin_host import PluginHost
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason
-from amc_rc_receiver.plugins.rc_receiver_scrollable import ScrollableFrame
-from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
 from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot
-from amc_rc_receiver.sitl_runner import SitlConfig
+from amc_rc_receiver.standalone_layout import DEFAULT_VEHICLE, build_window_layout
 from amc_rc_receiver.step_file_context import StepFiles
-from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session
+from amc_rc_receiver.window_geometry import BridgePaneSizer, fit_scrollable_width
 
-logger = logging.getLogger(__name__)
-
-DEFAULT_VEHICLE = "ArduCopter"
 CONNECT_TIMEOUT_S = 5.0
 CONNECT_POLL_MS = 50
 # A connect that ignores its own timeout must not keep a closing window alive for ever.
 CLOSE_JOIN_GRACE_S = 2.0
-DEFAULT_GEOMETRY = "1560x860"
-BRIDGE_PANE_WIDTH = 480
-# The bridge pane keeps at least this much when collapsed: the header button and its summary.
-_MIN_PANE = 40
-_COLLAPSED_MARGIN = 16
 
 
 class _SessionMonitor:
@@ -87,34 +66,6 @@ class _SessionMonitor:
 
     def poll(self) -> BridgeSnapshot:
         return self._session.monitor.poll()
-
-
-class _ConnectAttempt:
-    """One blocking ``session.connect`` on a worker thread; the Tk thread polls ``done``."""
-
-    def __init__(self, session: CheckSession, device: str, baudrate: int, timeout: float) -> None:
-        self.device = device
-        self.result: str | None = None
-        self._session = session
-        self._baudrate = baudrate
-        self._timeout = timeout
-        self.thread = threading.Thread(target=self._run, name="amc-rc-receiver-connect", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    @property
-    def done(self) -> bool:
-        return not self.thread.is_alive()
-
-    def _run(self) -> None:
-        try:
-            self.result = self._session.connect(self.device, baudrate=self._baudrate, timeout=self._timeout)
-        except Exception as error:  # a connect that raises is still only a message for the user
-            logger.exception("connect raised")
-            self.result = _("Could not connect to {device}: {error}").format(
-                device=self.device, error=str(error) or type(error).__name__
-            )
 
 
 def ensure_rc_receiver_plugin(factory: PluginFactory = plugin_factory) -> None:
@@ -145,64 +96,44 @@ class StandaloneWindow:
         self.root = root
         self.session = session
         self._connect_timeout = connect_timeout
-        self._attempt: _ConnectAttempt | None = None
+        self._attempt: ConnectAttempt | None = None
         self._attempt_after_id: str | None = None
         self._schedule_after_ids: list[str] = []
         self._transmitter_schedule: tuple[float, float | None] | None = None
         self._schedule_started = False
-        self._view_deactivated = False
         self._closed = False
-        self._param_entries: tuple[ParamEntry, ...] = ()
-        self._param_source = ""
-        # The table shows the selected vehicle's bundled example until the user opens a file.
-        self._shows_example = True
-        self._param_error: str | None = None
+        self._parameters = ShownParameters()
         self._step: ConfigurationStep | None = None
         self.parameter_table: ParameterTable | None = None
 
         root.title(_("RC receiver check"))
         root.protocol("WM_DELETE_WINDOW", self.close)
-
-        top = ttk.Frame(root)
-        top.pack(fill=tk.X, padx=8, pady=(8, 4))
-        vehicle_frame = ttk.Frame(top)
-        vehicle_frame.pack(side=tk.LEFT, anchor=tk.N, padx=(0, 16))
-        ttk.Label(vehicle_frame, text=_("Vehicle:")).pack(side=tk.LEFT)
-        vehicles = available_vehicles()
-        self.vehicle_var = tk.StringVar(root, value=vehicle if vehicle in vehicles else DEFAULT_VEHICLE)
-        self.vehicle_combobox = ttk.Combobox(
-            vehicle_frame, textvariable=self.vehicle_var, values=vehicles, state="readonly", width=12
+        layout = build_window_layout(
+            root,
+            _SessionMonitor(session),
+            vehicle=vehicle,
+            on_vehicle_selected=self._vehicle_selected,
+            connection_bar=lambda parent: ConnectionBar(
+                parent,
+                on_connect=self.connect,
+                on_disconnect=self.disconnect,
+                on_transmitter=self.set_transmitter_on,
+                port_lister=port_lister,
+                device=device,
+                baudrate=baudrate,
+            ),
         )
-        self.vehicle_combobox.pack(side=tk.LEFT, padx=(4, 0))
-        self.vehicle_combobox.bind("<<ComboboxSelected>>", self._vehicle_selected)
-        self.connection_bar = ConnectionBar(
-            top,
-            on_connect=self.connect,
-            on_disconnect=self.disconnect,
-            on_transmitter=self.set_transmitter_on,
-            port_lister=port_lister,
-            device=device,
-            baudrate=baudrate,
-        )
-        self.connection_bar.pack(side=tk.LEFT, fill=tk.X, expand=True)
-
+        self.vehicle_var = layout.vehicle_var
+        self.vehicle_combobox = layout.vehicle_combobox
+        self.connection_bar = layout.connection_bar
+        self.bridge_error_label = layout.bridge_error_label
         self._bridge_errors: list[str] = []
-        self.bridge_error_label = ttk.Label(
-            root, text="", foreground=COLOUR_ERROR, wraplength=STATUS_WRAP_PIXELS * 2, justify=tk.LEFT
-        )
-        self.panes = ttk.Panedwindow(root, orient=tk.HORIZONTAL)
-        self.panes.pack(fill=tk.BOTH, expand=True, padx=8, pady=(4, 8))
-        self.step_frame = ttk.Frame(self.panes)
-        self.panes.add(self.step_frame, weight=3)
-        self.bridge_frame = ttk.Frame(self.panes, width=BRIDGE_PANE_WIDTH)
-        # The panel's tree is far wider than a side pane; it scrolls sideways instead.
-        self.bridge_frame.pack_propagate(False)
-        self.panes.add(self.bridge_frame, weight=1)
-        self.bridge_panel = BridgePanel(self.bridge_frame, _SessionMonitor(session))
-        self.bridge_panel.pack(fill=tk.BOTH, expand=True)
+        self.panes = layout.panes
+        self.step_frame = layout.step_frame
+        self.bridge_frame = layout.bridge_frame
+        self.bridge_panel = layout.bridge_panel
+        self._bridge_pane = BridgePaneSizer(layout.panes, layout.bridge_frame, layout.bridge_panel)
         self.bridge_panel.toggle_button.configure(command=self.toggle_bridge_panel)
-        self.bridge_frame.bind("<Configure>", self._bridge_pane_resized)
-        self._bridge_width = BRIDGE_PANE_WIDTH
 
         ensure_rc_receiver_plugin(factory)
         # The step's parameter file for the plugin's comparison, under the names 5.0.1 uses.
@@ -261,9 +192,8 @@ class StandaloneWindow:
         if layout is None:
             return False
         self._step = step
-        self._view_deactivated = False
-        if self._shows_example:
-            self._load_example_parameters(vehicle)
+        parameters = self._parameters
+        parameters.follow_vehicle(vehicle)
         table = ParameterTable(
             layout.content_frame,
             title=_("{vehicle}: step {step}").format(vehicle=vehicle, step=step.filename),
@@ -271,31 +201,21 @@ class StandaloneWindow:
             on_open=self.open_parameter_file,
         )
         table.pack(fill=tk.BOTH, expand=True)
-        table.show_entries(self._param_entries, self._param_source)
-        self.step_files.show(vehicle, step.filename, self._param_entries)
-        table.show_error(self._param_error)
+        table.show_entries(parameters.entries, parameters.source)
+        self.step_files.show(vehicle, step.filename, parameters.entries)
+        table.show_error(parameters.error)
         self.parameter_table = table
         if layout.plugin_frame is not None:
-            _fit_scrollable_width(layout.plugin_frame)
+            fit_scrollable_width(layout.plugin_frame)
         if not self.session.flight_controller.is_connected:
-            self._deactivate_view()
+            # Stopping restores the stream intervals on the link the model requested them on.
+            self.host.stop_view()
         return True
 
     def _vehicle_selected(self, _event: object = None) -> None:
         if self.is_connecting:
             return
         self.show_receiver_step()
-
-    def _load_example_parameters(self, vehicle: str) -> None:
-        try:
-            self._param_entries = read_example_receiver_params(vehicle)
-            self._param_source = _("the bundled example {name}").format(
-                name=example_receiver_param_file(vehicle)
-            )
-            self._param_error = None
-        except (OSError, ParamFileError) as error:
-            self._param_entries = ()
-            self._param_error = str(error)
 
     def open_parameter_file(self) -> None:
         """Ask for a .param file (the plugin pauses meanwhile) and show it; a bad file keeps the table."""
@@ -310,32 +230,18 @@ class StandaloneWindow:
         self.load_parameter_file(str(path))
 
     def load_parameter_file(self, path: str) -> bool:
-        try:
-            entries = read_param_file(path)
-        except ParamFileError as error:
-            self._param_error = str(error)
+        parameters = self._parameters
+        if not parameters.open_file(path):
             if self.parameter_table is not None:
-                self.parameter_table.show_error(self._param_error)
+                self.parameter_table.show_error(parameters.error)
             return False
-        self._param_entries = entries
-        self._param_source = path
-        self._param_error = None
-        self._shows_example = False
         if self.parameter_table is not None:
-            self.parameter_table.show_entries(entries, path)
+            self.parameter_table.show_entries(parameters.entries, path)
         if self._step is not None:
-            self.step_files.show(self.vehicle, self._step.filename, entries)
+            self.step_files.show(self.vehicle, self._step.filename, parameters.entries)
         return True
 
     # ----------------------------------------------------------------- plugin view lifecycle
-
-    def _deactivate_view(self) -> None:
-        """Stop the view; its model restores the stream intervals on the link it requested them on."""
-        view = self.host.active_view
-        if view is None or self._view_deactivated:
-            return
-        self._view_deactivated = True
-        self._guard(_("deactivate"), view.on_deactivate)
 
     def _show_idle_state(self) -> None:
         """Draw the model's state once more so a stopped view never shows old readings as current."""
@@ -349,13 +255,6 @@ class StandaloneWindow:
                 render(getattr(model, "state", None))
 
             self._guard(_("show the disconnected state"), show)
-
-    def _activate_view(self) -> None:
-        view = self.host.active_view
-        if view is None or not self._view_deactivated:
-            return
-        self._view_deactivated = False
-        self._guard(_("activate"), view.on_activate)
 
     def _guard(self, action: str, call: Callable[[], object]) -> None:
         try:
@@ -390,7 +289,7 @@ class StandaloneWindow:
         # Destroyed widgets are cyclic garbage; collect it now so that the collector never
         # finalises Tk objects inside the worker thread, which does not own the interpreter.
         gc.collect()
-        attempt = _ConnectAttempt(self.session, device, baudrate, self._connect_timeout)
+        attempt = ConnectAttempt(self.session, device, baudrate, self._connect_timeout)
         self._attempt = attempt
         attempt.start()
         self._attempt_after_id = self.root.after(CONNECT_POLL_MS, self._poll_attempt)
@@ -425,7 +324,7 @@ class StandaloneWindow:
             ),
             ok=True,
         )
-        self._activate_view()
+        self.host.start_view()
         available = self.session.transmitter_available
         self.connection_bar.set_transmitter_available(available)
         if available:
@@ -443,7 +342,7 @@ class StandaloneWindow:
         self.connection_bar.show_status(_("Disconnected."))
 
     def _disconnect_now(self) -> None:
-        self._deactivate_view()
+        self.host.stop_view()
         self.session.disconnect()
         self._cancel_schedule()
         self.connection_bar.set_transmitter_available(False)
@@ -501,26 +400,7 @@ class StandaloneWindow:
 
     def toggle_bridge_panel(self) -> None:
         """Collapse or expand the sidecar panel and give its width back to the receiver step."""
-        panel = self.bridge_panel
-        total = self.panes.winfo_width()
-        if panel.expanded:
-            with contextlib.suppress(tk.TclError):
-                self._bridge_width = max(_MIN_PANE, total - int(self.panes.sashpos(0)))  # type: ignore[no-untyped-call]
-        panel.toggle()
-        self.root.update_idletasks()
-        wanted = (
-            self._bridge_width
-            if panel.expanded
-            else max(_MIN_PANE, panel.winfo_reqwidth() + _COLLAPSED_MARGIN)
-        )
-        if total > wanted:
-            with contextlib.suppress(tk.TclError):
-                self.panes.sashpos(0, total - wanted)  # type: ignore[no-untyped-call]
-
-    def _bridge_pane_resized(self, event: tk.Event[tk.Misc]) -> None:
-        # The panel's detail lines wrap at a fixed width made for a full-width panel; follow the pane.
-        with contextlib.suppress(tk.TclError):
-            self.bridge_panel.details.configure(wraplength=max(120, int(event.width) - 12))
+        self._bridge_pane.toggle()
 
     def add_bridges(self, specs: Sequence[BridgeSpec]) -> list[str]:
         """Start a relay per spec; the panel picks each up at once.  Failures go to the status line."""
@@ -564,112 +444,3 @@ class StandaloneWindow:
             self.session.close()
             with contextlib.suppress(tk.TclError):
                 self.root.destroy()
-
-
-def _fit_scrollable_width(frame: tk.Misc) -> None:
-    """Widen scrollable areas in ``frame`` to their content, so the plugin is not cut off on the right.
-
-    A scrollable frame's canvas asks for a fixed default width whatever its content needs; the
-    plugin column of the step layout takes only what its child asks for.
-    """
-    frame.update_idletasks()
-    pending: list[tk.Misc] = [frame]
-    while pending:
-        widget = pending.pop()
-        if isinstance(widget, ScrollableFrame):
-            needed = widget.interior.winfo_reqwidth()
-            if needed > widget.canvas.winfo_reqwidth():
-                widget.canvas.configure(width=needed)
-            continue
-        pending.extend(widget.winfo_children())
-
-
-def initial_geometry(root: tk.Misc) -> str:
-    """The default window size, shrunk to fit a small screen (e.g. a 1366x768 laptop)."""
-    width, height = (int(part) for part in DEFAULT_GEOMETRY.split("x"))
-    width = max(640, min(width, root.winfo_screenwidth() - 40))
-    height = max(480, min(height, root.winfo_screenheight() - 80))
-    return f"{width}x{height}"
-
-
-# --------------------------------------------------------------------------- entry point
-
-
-def run_window(
-    *,
-    device: str | None = None,
-    baudrate: int = DEFAULT_BAUDRATE,
-    demo: bool = False,
-    bridges: Sequence[BridgeSpec] = (),
-    duration: float | None = None,
-    transmitter_off_after: float | None = None,
-    transmitter_off_for: float | None = 1.5,
-    sitl: SitlConfig | None = None,
-    connect_timeout: float = CONNECT_TIMEOUT_S,
-    demo_choice: DemoChoice | None = None,
-) -> int:
-    """Run the window until it is closed (or ``duration`` s pass); returns the exit code.
-
-    Without a usable display the same session runs in the terminal view instead.  With ``sitl``
-    the session first starts that SITL and the window connects to it.
-    """
-    session = CheckSession(demo_choice=demo_choice)
-    if sitl is not None:
-        error = session.start_sitl(sitl)
-        if error or session.sitl is None:
-            print(error, file=sys.stderr)
-            session.close()
-            return 1
-        device = session.sitl.device
-    try:
-        root = tk.Tk()
-    except tk.TclError as error:
-        print(
-            _("Cannot open a window ({error}); showing the terminal view instead.").format(error=error),
-            file=sys.stderr,
-        )
-        try:
-            return run_text_session(
-                session,
-                device=DEMO_DEVICE if demo else device,
-                baudrate=baudrate,
-                bridges=bridges,
-                duration=duration,
-                schedule=TransmitterSchedule(transmitter_off_after, transmitter_off_for),
-                timeout=connect_timeout,
-            )
-        finally:
-            session.close()
-    window: StandaloneWindow | None = None
-    support: SitlWindowSupport | None = None
-    try:
-        root.geometry(initial_geometry(root))
-        window = StandaloneWindow(
-            root,
-            session,
-            device=DEMO_DEVICE if demo else device,
-            baudrate=baudrate,
-            connect_timeout=connect_timeout,
-        )
-        # A window started on the program's own vehicle runs the transmitter test by itself.
-        window.automatic_transmitter_test = demo or sitl is not None
-        support = SitlWindowSupport(root, window, baudrate=baudrate, before=window.panes)
-        window.set_transmitter_schedule(transmitter_off_after, transmitter_off_for)
-        if demo:
-            window.connect(DEMO_DEVICE, baudrate)
-        elif device:
-            window.connect(device, baudrate)
-        window.add_bridges(bridges)
-        if duration is not None:
-            root.after(int(duration * 1000), window.close)
-        root.mainloop()
-    finally:
-        if support is not None:
-            support.close()
-        if window is not None:
-            window.close()
-        else:
-            session.close()
-            with contextlib.suppress(tk.TclError):
-                root.destroy()
-    return 0

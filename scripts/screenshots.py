@@ -33,7 +33,8 @@ from amc_rc_receiver.check_session import CheckSession  # noqa: E402
 from amc_rc_receiver.device_names import DEMO_DEVICE  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
 from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice  # noqa: E402
-from amc_rc_receiver.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow  # noqa: E402
+from amc_rc_receiver.standalone_window import StandaloneWindow  # noqa: E402
+from amc_rc_receiver.window_geometry import DEFAULT_GEOMETRY  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
 GEOMETRY = DEFAULT_GEOMETRY

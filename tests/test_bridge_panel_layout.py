@@ -26,7 +26,8 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     FrameSummary,
     LinkSnapshot,
 )
-from amc_rc_receiver.standalone_window import DEFAULT_GEOMETRY, StandaloneWindow
+from amc_rc_receiver.standalone_window import StandaloneWindow
+from amc_rc_receiver.window_geometry import DEFAULT_GEOMETRY
 from tests.support.tk import pump_until
 
 # Treeview cells keep a few pixels of padding on each side of their text.

@@ -374,6 +374,60 @@ def test_nested_pauses_resume_once_when_the_last_browser_closes(
     assert view.calls == ["activate", "suspend", "resume"]
 
 
+def test_a_stopped_view_is_left_alone_by_pauses_and_started_once(
+    root: tk.Tk, receiver_step: ConfigurationStep
+) -> None:
+    """GIVEN a view stopped because there is no vehicle
+    WHEN a pause comes and goes, then the view is started and the step is left
+    THEN only the stop and the start reach the view, and leaving does not deactivate it twice.
+    """
+    host, _factory = make_host(root)
+    host.show_step(receiver_step)
+    view = current_view(host)
+
+    host.stop_view()
+    host.stop_view()
+    with host.paused(PluginPauseReason.CONNECTION_RECOVERY):
+        assert host.view_state is ViewState.STOPPED
+    assert view.calls == ["activate", "deactivate"]
+    host.start_view()
+    host.start_view()
+    assert host.view_state is ViewState.ACTIVE
+    host.stop_view()
+    host.leave_step()
+
+    assert view.calls == ["activate", "deactivate", "activate", "deactivate", "destroy"]
+
+
+@pytest.mark.parametrize(
+    ("view_class", "expected"),
+    [
+        (SuspendableView, ["activate", "suspend", "deactivate", "activate"]),
+        (LegacyView, ["activate", "deactivate", "activate"]),
+    ],
+)
+def test_a_view_stopped_during_a_pause_is_not_resumed_but_started_when_the_pause_ends(
+    root: tk.Tk, receiver_step: ConfigurationStep, view_class: type[LegacyView], expected: list[str]
+) -> None:
+    """GIVEN a paused view
+    WHEN it is stopped and started again before the pause ends
+    THEN it is deactivated once (a legacy pause already did) and activated only when the pause ends.
+    """
+    host, _factory = make_host(root, view_class)
+    host.show_step(receiver_step)
+    view = current_view(host)
+
+    host.pause()
+    host.stop_view()
+    assert host.view_state is ViewState.STOPPED
+    host.start_view()
+    assert view.calls == expected[:-1]
+    host.resume()
+
+    assert view.calls == expected
+    assert host.view_state is ViewState.ACTIVE
+
+
 def test_leaving_a_step_deactivates_and_destroys_the_view_and_its_frames(
     root: tk.Tk, receiver_step: ConfigurationStep
 ) -> None:

@@ -33,7 +33,8 @@ from amc_rc_receiver.param_file import read_example_receiver_params
 from amc_rc_receiver.plugin_host import ViewState
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.sim_bridge.demo import DEMO_RELAY_NAME
-from amc_rc_receiver.standalone_window import StandaloneWindow, run_window
+from amc_rc_receiver.standalone_window import StandaloneWindow
+from amc_rc_receiver.window_app import run_window
 
 DEADLINE_S = 15.0
 FAKE_PORT = "/dev/ttyACM-test"
@@ -256,7 +257,8 @@ def test_a_device_without_a_vehicle_gives_a_readable_error_while_the_window_keep
     window: StandaloneWindow,
 ) -> None:
     """GIVEN a UDP port where no vehicle talks WHEN Connect is pressed THEN Tk keeps handling events
-    during the wait (the plugin view suspended), and the status line then explains the failure.
+    during the wait (the plugin view stopped, as without a vehicle), and the status line then
+    explains the failure.
     """
     bar = window.connection_bar
     view = receiver_view(window)
@@ -274,13 +276,13 @@ def test_a_device_without_a_vehicle_gives_a_readable_error_while_the_window_keep
             assert str(bar.connect_button.cget("state")) == "disabled"
         time.sleep(0.01)
     assert events_while_connecting > 0
-    assert states_while_connecting == {ViewState.SUSPENDED}
+    assert states_while_connecting == {ViewState.STOPPED}
     assert bar.connection_state is ConnectionState.DISCONNECTED
     assert bar.status_is_error
     assert "No MAVLink heartbeat from udpin:127.0.0.1:0" in bar.status_text
     assert "Traceback" not in bar.status_text
     assert str(bar.connect_button.cget("state")) == "normal"
-    assert window.host.view_state is ViewState.ACTIVE
+    assert window.host.view_state is ViewState.STOPPED
     assert receiver_view(window) is view
     assert not view.active
 
