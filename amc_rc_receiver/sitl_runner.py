@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Runs a real ArduPilot SITL for the check: the process, its physics, its transmitter, its console.
 
+Why this module is long: `SitlRunner` is one owner of one process and the helpers wired to it;
+the supervisor thread, the console reader and ``stop()`` share its lock, its generation and its
+helpers, so split apart each part would reach into the others' state.  The pure records at the
+top (state, ports, config, status) are what its callers import with it.
+
 ``amc-rc-receiver --sitl PATH`` starts, all on 127.0.0.1 and all moved by +10·N for ``--instance N``:
 
 - the JSON physics back end (``PhysicsBackend``) on an ephemeral port, behind a ``UdpRelay`` that
