@@ -72,18 +72,36 @@ class ChannelSpans:
         self._last: dict[int, int] = {}
         self._min: dict[int, int] = {}
         self._max: dict[int, int] = {}
+        # Grows whenever a value changes, so `evidence` is rebuilt only when it would differ.
+        self.version = 0
+        self._evidence: tuple[int, dict[int, str], tuple[ChannelEvidence, ...]] | None = None
+        # The previous RC_CHANNELS: a receiver at rest repeats it, and a repeat changes nothing.
+        self._previous: tuple[int, tuple[int, ...], bool] | None = None
 
     def observe(self, chancount: int, raw_pwm: Sequence[int], *, live: bool) -> None:
         """Take one RC_CHANNELS; ``live`` is False while RC failsafe holds the values."""
+        reading = (chancount, tuple(raw_pwm))
+        previous = self._previous
+        if previous is not None and previous[:2] == reading and (previous[2] or not live):
+            return  # the latest values are these already and, if live, within the spans
+        self._previous = (*reading, live)
+        last, lowest, highest = self._last, self._min, self._max
         for index in range(min(chancount, MAX_RC_CHANNEL, len(raw_pwm))):
             value = int(raw_pwm[index])
             if value in _PWM_NO_VALUE:
                 continue
             number = index + 1
-            self._last[number] = value
+            if last.get(number) != value:
+                last[number] = value
+                self.version += 1
             if live:
-                self._min[number] = min(value, self._min.get(number, value))
-                self._max[number] = max(value, self._max.get(number, value))
+                low, high = lowest.get(number), highest.get(number)
+                if low is None or value < low:
+                    lowest[number] = value
+                    self.version += 1
+                if high is None or value > high:
+                    highest[number] = value
+                    self.version += 1
 
     def last(self, number: int) -> int | None:
         return self._last.get(number)
@@ -95,9 +113,19 @@ class ChannelSpans:
         self._last.clear()
         self._min.clear()
         self._max.clear()
+        self._previous = None
+        self.version += 1
 
     def evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:
         """Every channel seen or given a role, in channel order."""
+        memo = self._evidence
+        if memo is not None and memo[0] == self.version and memo[1] == roles:
+            return memo[2]
+        evidence = self._build_evidence(roles)
+        self._evidence = (self.version, dict(roles), evidence)
+        return evidence
+
+    def _build_evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:
         numbers = sorted(set(self._last) | set(roles))
         result = []
         for number in numbers:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .rc_receiver_channels import ChannelSpans, channel_roles, flight_mode_reading
-from .rc_receiver_check_state import ParameterSource, ParameterValue, ReceiverCheck
+from .rc_receiver_check_state import Finding, ParameterSource, ParameterValue, ReceiverCheck
 from .rc_receiver_findings import FindingInputs, parameter_findings
 from .rc_receiver_guide import GuideInputs, TransmitterGuide
 from .rc_receiver_param_reads import ParameterReader
@@ -39,9 +39,10 @@ from .rc_receiver_vehicle import (
     throttle_channel,
     wanted_parameters,
 )
-from .rc_receiver_verdict import VerdictInputs, decide_verdict
+from .rc_receiver_verdict import VerdictInputs, VerdictMemo
 
 TransmitterSwitch = Callable[[bool], object]
+_CHANNEL_FIELDS = tuple(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1))
 
 
 def _float_or_none(value: object) -> float | None:
@@ -75,12 +76,29 @@ class ReceiverCheckTracker:
         self._switch: TransmitterSwitch | None = None
         self._commanded: bool | None = None
         self._live_throttle_min: int | None = None
+        self._observers: dict[str, Callable[[Any, float], None]] = {
+            "RC_CHANNELS": self._observe_channels,
+            "SYS_STATUS": self._observe_status,
+            "PARAM_VALUE": self._observe_parameter,
+            "STATUSTEXT": self._observe_text,
+            "HEARTBEAT": self._observe_heartbeat,
+        }
+        # The message types `observe` reads: a poll of 50 messages skips the rest for one lookup.
+        self.observed_types = frozenset(self._observers)
+        # The host's parameters as numbers, merged with those read: reading a large host download
+        # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
+        # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
+        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
+        self._parameters_memo: tuple[object, tuple[ParameterValue, ...]] | None = None
+        self._verdict_memo = VerdictMemo()
 
     # ----------------------------------------------------------------- lifecycle
 
     def connection_changed(self) -> None:
         """A new connection may be another vehicle: forget all of it."""
         self._reader.reset()
+        self._forget_derived()
         self._radio.reset()
         self._mav_type = None
         self.restart_test()
@@ -96,6 +114,7 @@ class ReceiverCheckTracker:
     def resumed(self) -> None:
         """After a pause the host may have uploaded parameters: read them again."""
         self._reader.forget_reads()
+        self._forget_derived()
 
     def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
         """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
@@ -108,25 +127,43 @@ class ReceiverCheckTracker:
     # ----------------------------------------------------------------- messages
 
     def observe(self, msg: Any, now: float) -> None:
-        """One message of the selected vehicle, in the order the poll read it."""
-        kind = msg.get_type()
-        if kind == "RC_CHANNELS":
-            raw = [int(getattr(msg, f"chan{number}_raw", 0)) for number in range(1, MAX_RC_CHANNEL + 1)]
-            live = self._failsafe is not FailsafeStatus.ACTIVE
-            self._spans.observe(int(msg.chancount), raw, live=live)
-            self._note_live_throttle(live)
-        elif kind == "SYS_STATUS":
-            self._failsafe = receiver_status(
-                int(msg.onboard_control_sensors_present),
-                int(msg.onboard_control_sensors_enabled),
-                int(msg.onboard_control_sensors_health),
-            ).failsafe
-        elif kind == "PARAM_VALUE":
-            self._reader.handle_message(msg)
-        elif kind == "STATUSTEXT":
-            self._radio.observe(statustext(msg.text), int(msg.severity), now)
-        elif kind == "HEARTBEAT":
-            self._mav_type = int(msg.type)
+        """One message of the selected vehicle, in the order the poll read it.
+
+        Only the types in `observed_types` mean anything here; a caller that reads many messages
+        may skip the others itself and save the call.
+        """
+        observer = self._observers.get(msg.get_type())
+        if observer is not None:
+            observer(msg, now)
+
+    def _observe_channels(self, msg: Any, now: float) -> None:
+        del now
+        chancount = int(msg.chancount)
+        # Channels beyond chancount carry nothing the spans keep, so they are not read.
+        raw = [int(getattr(msg, name, 0)) for name in _CHANNEL_FIELDS[: max(chancount, 0)]]
+        live = self._failsafe is not FailsafeStatus.ACTIVE
+        self._spans.observe(chancount, raw, live=live)
+        self._note_live_throttle(live)
+
+    def _observe_status(self, msg: Any, now: float) -> None:
+        del now
+        self._failsafe = receiver_status(
+            int(msg.onboard_control_sensors_present),
+            int(msg.onboard_control_sensors_enabled),
+            int(msg.onboard_control_sensors_health),
+        ).failsafe
+
+    def _observe_parameter(self, msg: Any, now: float) -> None:
+        del now
+        if self._reader.handle_message(msg):
+            self._forget_derived()
+
+    def _observe_text(self, msg: Any, now: float) -> None:
+        self._radio.observe(statustext(msg.text), int(msg.severity), now)
+
+    def _observe_heartbeat(self, msg: Any, now: float) -> None:
+        del now
+        self._mav_type = int(msg.type)
 
     def _note_live_throttle(self, live: bool) -> None:
         # Only input while the transmitter is known to be on counts as "the stick goes this low".
@@ -142,7 +179,7 @@ class ReceiverCheckTracker:
     def poll(self, master: Any, target: tuple[int | None, int | None], now: float, *, may_send: bool) -> None:
         """Send the parameter reads that are due and, for a program-owned transmitter, switch it."""
         family = self.family()
-        host = self._host_numbers()
+        host = self._host_and_values()[0]
         self._reader.want(wanted_parameters(family, {**host, **self._reader.values}), host)
         target_system, target_component = target
         if may_send and target_system is not None:
@@ -175,6 +212,16 @@ class ReceiverCheckTracker:
             family = family_from_name(getattr(self._files, "vehicle_type", None))
         return family
 
+    def _forget_derived(self) -> None:
+        self._derived = None
+
+    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
+        """The host's numbers and all values known (the host's win), computed once per snapshot."""
+        if self._derived is None:
+            host = self._host_numbers()
+            self._derived = host, {**self._reader.values, **host}
+        return self._derived
+
     def _host_numbers(self) -> dict[str, float]:
         numbers = {}
         for name, raw in _host_values(self._fc).items():
@@ -184,7 +231,7 @@ class ReceiverCheckTracker:
         return numbers
 
     def _values(self) -> dict[str, float]:
-        return {**self._reader.values, **self._host_numbers()}
+        return self._host_and_values()[1]
 
     def _step_file(self) -> tuple[str | None, dict[str, float]]:
         name = getattr(self._editor, "current_file", None)
@@ -214,12 +261,18 @@ class ReceiverCheckTracker:
     def build(
         self, state: RCReceiverState, target: tuple[int | None, int | None] = (None, None)
     ) -> ReceiverCheck:
+        try:
+            return self._build(state, target)
+        finally:
+            # The host may change its parameters before the next poll.
+            self._forget_derived()
+
+    def _build(self, state: RCReceiverState, target: tuple[int | None, int | None]) -> ReceiverCheck:
         family = self.family()
-        host = self._host_numbers()
-        values = {**self._reader.values, **host}
+        host, values = self._host_and_values()
         wanted = wanted_parameters(family, values)
         unavailable = self._reader.unavailable
-        parameters = tuple(self._parameter_value(name, host, unavailable) for name in wanted)
+        parameters = self._parameters(wanted, host, unavailable)
         step_name, step_all = self._step_file()
         step_values = {name: step_all[name] for name in wanted if name in step_all}
         roles = channel_roles(family, values)
@@ -239,7 +292,7 @@ class ReceiverCheckTracker:
                 stick_pwm={number: pwm for number, pwm in stick_pwm.items() if pwm is not None},
             )
         )
-        findings = parameter_findings(
+        findings = self._findings(
             FindingInputs(
                 family=family,
                 values=values,
@@ -254,7 +307,7 @@ class ReceiverCheckTracker:
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
-        verdict = decide_verdict(
+        verdict = self._verdict_memo.decide(
             VerdictInputs(
                 family=family,
                 values=values,
@@ -294,13 +347,35 @@ class ReceiverCheckTracker:
             report_directory=self.report_directory(),
         )
 
+    def _findings(self, inputs: FindingInputs) -> tuple[Finding, ...]:
+        """The rules run again only when something they read changed, which is rare mid-test."""
+        memo = self._findings_memo
+        if memo is not None and memo[0] == inputs:
+            return memo[1]
+        findings = parameter_findings(inputs)
+        self._findings_memo = (inputs, findings)
+        return findings
+
+    def _parameters(
+        self, wanted: tuple[str, ...], host: Mapping[str, float], unavailable: frozenset[str]
+    ) -> tuple[ParameterValue, ...]:
+        """The wanted parameters' values and sources, rebuilt only after the reads or the host moved."""
+        key = (wanted, self._reader.version, tuple(host.get(name) for name in wanted))
+        memo = self._parameters_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        reads = self._reader.values
+        parameters = tuple(self._parameter_value(name, host, reads, unavailable) for name in wanted)
+        self._parameters_memo = (key, parameters)
+        return parameters
+
     def _parameter_value(
-        self, name: str, host: Mapping[str, float], unavailable: frozenset[str]
+        self, name: str, host: Mapping[str, float], reads: Mapping[str, float], unavailable: frozenset[str]
     ) -> ParameterValue:
         attempts = self._reader.attempts(name)
         if name in host:
             return ParameterValue(name, host[name], ParameterSource.HOST, attempts)
-        read = self._reader.values.get(name)
+        read = reads.get(name)
         if read is not None:
             return ParameterValue(name, read, ParameterSource.READ, attempts)
         source = ParameterSource.UNAVAILABLE if name in unavailable else ParameterSource.PENDING

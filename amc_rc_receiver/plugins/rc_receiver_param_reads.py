@@ -45,6 +45,9 @@ class ParameterReader:
         self._values: dict[str, float] = {}
         self._unavailable: set[str] = set()
         self.requests_sent = 0
+        # Grows with every change of what `values`, `unavailable` or `attempts` answer, so a
+        # caller can tell in one comparison that nothing it showed changed.
+        self.version = 0
 
     # ----------------------------------------------------------------- state
 
@@ -69,6 +72,7 @@ class ParameterReader:
 
     def reset(self) -> None:
         """Forget everything (a new connection: maybe another vehicle)."""
+        self.version += 1
         self._wanted = ()
         self._requests.clear()
         self._values.clear()
@@ -84,14 +88,19 @@ class ParameterReader:
     def want(self, names: Iterable[str], known: Mapping[str, float]) -> None:
         """The names the check needs now; those in ``known`` (the host's download) are not asked."""
         self._wanted = tuple(dict.fromkeys(names))
+        before = len(self._requests)
         for name in self._wanted:
             if name in known:
-                self._requests.pop(name, None)
+                if self._requests.pop(name, None) is not None:
+                    self.version += 1
             elif name not in self._values and name not in self._unavailable:
                 self._requests.setdefault(name, _Request())
+        if len(self._requests) != before:
+            self.version += 1
         for name in list(self._requests):
             if name not in self._wanted:
                 del self._requests[name]
+                self.version += 1
 
     # ----------------------------------------------------------------- wire
 
@@ -111,6 +120,7 @@ class ParameterReader:
             elif request.attempts >= MAX_ATTEMPTS:
                 del self._requests[name]
                 self._unavailable.add(name)
+                self.version += 1
             else:
                 due.append(name)
         sent = 0
@@ -126,6 +136,7 @@ class ParameterReader:
                 return sent
             request.attempts += 1
             request.sent_at = now
+            self.version += 1
             in_flight += 1
             sent += 1
             self.requests_sent += 1
@@ -145,4 +156,5 @@ class ParameterReader:
         self._values[name] = value
         self._requests.pop(name, None)
         self._unavailable.discard(name)
+        self.version += 1
         return True

@@ -13,6 +13,7 @@ remembered apart, as it names the firmware for the report.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 
@@ -50,6 +51,12 @@ def firmware_banner(text: str) -> str | None:
     return match.group(0) if match else None
 
 
+@functools.lru_cache(maxsize=MAX_RADIO_MESSAGES)
+def _classify(text: str) -> tuple[str | None, str | None, bool]:
+    # Firmware repeats its texts (pre-arm failures every 30 s, for instance): each is matched once.
+    return firmware_banner(text), decoded_protocol(text), is_radio_message(text)
+
+
 class RadioTimeline:
     """The radio STATUSTEXTs of one test, the protocol being decoded and the firmware banner."""
 
@@ -64,13 +71,12 @@ class RadioTimeline:
 
     def observe(self, text: str, severity: int, at: float) -> bool:
         """Take one STATUSTEXT of the selected vehicle; True if it joined the timeline."""
-        banner = firmware_banner(text)
+        banner, protocol, radio = _classify(text)
         if banner is not None:
             self.firmware = banner
-        protocol = decoded_protocol(text)
         if protocol is not None:
             self.detected_protocol = protocol
-        if not is_radio_message(text):
+        if not radio:
             return False
         self._messages.append(RadioMessage(at, severity, text))
         return True

@@ -13,7 +13,7 @@ the order a person would do them.  A pure function of `VerdictInputs`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import _
 from .rc_receiver_channels import role_label
@@ -185,3 +185,24 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
     else:
         detail = _("Receiver seen, sticks moved, RC failsafe observed and cleared.")
     return _verdict(VerdictResult.PASSED, detail, latency, source)
+
+
+class VerdictMemo:
+    """`decide_verdict`, run again only when an input it reads changed.
+
+    The clock reaches the verdict only while it waits for the failsafe after the transmitter went
+    off ("Waiting for RC failsafe (2.3 s …)"); at any other time a tick that changed nothing else
+    reuses the last verdict.
+    """
+
+    def __init__(self) -> None:
+        self._inputs: VerdictInputs | None = None
+        self._verdict: Verdict | None = None
+
+    def decide(self, inputs: VerdictInputs) -> Verdict:
+        reads_clock = inputs.guide.off_at is not None and not inputs.failsafe_observed
+        key = inputs if reads_clock else replace(inputs, now=0.0)
+        if self._verdict is not None and key == self._inputs:
+            return self._verdict
+        self._inputs, self._verdict = key, decide_verdict(inputs)
+        return self._verdict

@@ -464,3 +464,61 @@ def test_start_a_new_test_forgets_the_evidence_but_keeps_the_parameters(harness:
     assert not any(channel.moved for channel in state.check.channels)
     assert state.check.transmitter_events == ()
     assert state.check.parameters_complete
+
+
+# ---- what is rebuilt only on change still changes when its inputs do ------------------------------
+
+
+def test_the_wait_for_failsafe_counts_the_seconds_while_nothing_else_changes(harness: ModelHarness) -> None:
+    """
+    GIVEN a complete set-up with the transmitter confirmed off and no failsafe yet
+    WHEN time passes and polls read nothing new
+    THEN each snapshot's verdict says how long the wait has lasted
+    """
+    with_parameters(harness)
+    move_every_stick(harness)
+    harness.model.confirm_transmitter(False)
+
+    harness.clock.advance(0.3)
+    first = harness.model.poll().check.verdict.detail
+    harness.clock.advance(0.3)
+    second = harness.model.poll().check.verdict.detail
+
+    assert "(0.3 s since the transmitter went off)" in first
+    assert "(0.6 s since the transmitter went off)" in second
+
+
+def test_values_held_during_failsafe_count_once_they_come_back_live(harness: ModelHarness) -> None:
+    """
+    GIVEN a receiver live at 1500 µs, then RC failsafe holding CH1 at 1100 µs
+    WHEN the failsafe clears and the very same 1100 µs arrive again, now live
+    THEN CH1's span reaches 1100 µs only then: a repeated reading still counts once it is live
+    """
+    with_parameters(harness)
+    live_receiver(harness)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
+    harness.vehicle.send_rc_channels(list(LOW), chancount=8, rssi=180)
+    held = harness.poll_after_sync().check.channel(1)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+    harness.vehicle.send_rc_channels(list(LOW), chancount=8, rssi=180)
+    live = harness.poll_after_sync().check.channel(1)
+
+    assert held is not None and (held.last_us, held.min_us) == (1100, 1500)
+    assert live is not None and (live.last_us, live.min_us) == (1100, 1100)
+
+
+def test_a_parameter_the_host_changes_between_polls_shows_in_the_next_snapshot(harness: ModelHarness) -> None:
+    """
+    GIVEN the host's download with FS_THR_ENABLE 1 and a check that has shown it
+    WHEN the host sets FS_THR_ENABLE 0 in place (an upload) and the model polls
+    THEN the next snapshot shows 0 from the host and the finding that RC failsafe is disabled
+    """
+    harness.fc.fc_parameters = {name: float(value) for name, value in COPTER.items()}
+    state = with_parameters(harness)
+    assert "rc_failsafe_disabled" not in codes(state)
+
+    harness.fc.fc_parameters["FS_THR_ENABLE"] = 0.0
+    state = harness.model.poll()
+
+    assert state.check.parameter("FS_THR_ENABLE") == 0.0
+    assert codes(state)["rc_failsafe_disabled"] is Severity.BLOCKING
