@@ -35,6 +35,7 @@ from amc_rc_receiver.mavlink_connections import (
     open_connection,
     use_mavlink2,
 )
+from amc_rc_receiver.plugins.rc_receiver_mavlink import int_field, message_source, message_type
 from amc_rc_receiver.vehicle_discovery import DiscoveryLog, HeartbeatSender
 
 UDPOUT_HEARTBEAT_PERIOD_S = 1.0
@@ -43,30 +44,11 @@ _SELECT_SLICE_S = 0.05
 
 # A decoded pymavlink message (pymavlink has no type hints; fields depend on the message type).
 MavlinkMessage = Any
+# What a heartbeat that lacks an id or field is described with: no real id or enum value.
+_UNKNOWN = -1
 
 _MAV_AUTOPILOT_INVALID: int = int(_mavlink.MAV_AUTOPILOT_INVALID)
 _MAV_TYPE_GCS: int = int(_mavlink.MAV_TYPE_GCS)
-
-
-def _msg_type(msg: object) -> str | None:
-    getter = getattr(msg, "get_type", None)
-    if not callable(getter):
-        return None
-    value = getter()
-    return value if isinstance(value, str) else None
-
-
-def _msg_int(msg: object, field: str, default: int = -1) -> int:
-    value = getattr(msg, field, default)
-    return value if isinstance(value, int) else default
-
-
-def _msg_source(msg: object) -> tuple[int, int]:
-    get_system = getattr(msg, "get_srcSystem", None)
-    get_component = getattr(msg, "get_srcComponent", None)
-    system = get_system() if callable(get_system) else -1
-    component = get_component() if callable(get_component) else -1
-    return (system if isinstance(system, int) else -1, component if isinstance(component, int) else -1)
 
 
 @dataclass
@@ -165,14 +147,18 @@ class FlightController:
                     break
                 master.select(min(_SELECT_SLICE_S, max(deadline - now, 0.0)))
                 continue
-            kind = _msg_type(msg)
+            kind = message_type(msg)
             if kind == "BAD_DATA":
                 heard.bad_data += 1
             elif kind == "HEARTBEAT":
                 heard.heartbeats += 1
-                system_id, component_id = _msg_source(msg)
+                system_id, component_id = message_source(msg) or (_UNKNOWN, _UNKNOWN)
+                autopilot, mav_type = int_field(msg, "autopilot"), int_field(msg, "type")
                 sender = HeartbeatSender(
-                    system_id, component_id, _msg_int(msg, "autopilot"), _msg_int(msg, "type")
+                    system_id,
+                    component_id,
+                    _UNKNOWN if autopilot is None else autopilot,
+                    _UNKNOWN if mav_type is None else mav_type,
                 )
                 if sender.is_ardupilot_vehicle:
                     self._adopt(master, sender)

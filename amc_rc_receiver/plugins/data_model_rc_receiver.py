@@ -28,22 +28,24 @@ from .. import _
 from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
 from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
 from .rc_receiver_history import FailsafeHistory
-from .rc_receiver_model_parts import (
+from .rc_receiver_mavlink import (
     DEFAULT_INTERVAL_US,
     MAV_CMD_SET_MESSAGE_INTERVAL,
     RC_CHANNELS_ID,
     REQUESTED_INTERVAL_US,
-    STREAMS,
     SYS_STATUS_ID,
+    message_source,
+    message_timestamp,
+    message_type,
+)
+from .rc_receiver_model_parts import (
+    STREAMS,
     TELEMETRY,
     ChannelsSample,
     RCReceiverFlightController,
     StatusSample,
     channels_sample,
     describe_transport_error,
-    message_source,
-    message_timestamp,
-    message_type,
     not_requested,
     request_status,
     selected_target,
@@ -405,8 +407,9 @@ class RCReceiverDataModel:
         not_before = self._queue_emptied_at
         latest_channels: ChannelsSample | None = None
         latest_status: StatusSample | None = None
-        # (message, its send time if it carries one, the vehicle's latest send time when read)
-        readings: list[tuple[Any, float | None, float | None]] = []
+        # (message, its type, its send time if it carries one, the vehicle's latest send time when read)
+        readings: list[tuple[Any, str | None, float | None, float | None]] = []
+        observed = self._check.observed_types
         newest_channels: tuple[Any, float] | None = None
         channels_count = 0
         status_count = 0
@@ -420,12 +423,14 @@ class RCReceiverDataModel:
                 self._commands.handle_message(msg)
                 if discarding:
                     continue
-                source_system, source_component = message_source(msg)
-                if not is_selected_source(source_system, source_component, *target):
-                    if message_type(msg) in TELEMETRY:
+                kind = message_type(msg)
+                source = message_source(msg)
+                if source is None or not is_selected_source(*source, *target):
+                    if kind in TELEMETRY:
                         self._foreign_telemetry_total += 1
                     continue
-                self._check.observe(msg, now)
+                if kind in observed:
+                    self._check.observe(msg, now)
                 # Any timestamped message (ATTITUDE, SYSTEM_TIME…) keeps the vehicle clock mapped;
                 # an untimestamped one is stamped once the poll knows if it read behind a backlog.
                 time_boot_ms = message_timestamp(msg)
@@ -434,8 +439,8 @@ class RCReceiverDataModel:
                     sent_at = self._vehicle_clock.observe(time_boot_ms, now)
                     if not_before is not None:
                         sent_at = max(sent_at, not_before)
-                if message_type(msg) in TELEMETRY:
-                    readings.append((msg, sent_at, self._vehicle_clock.latest_send_time()))
+                if kind in TELEMETRY:
+                    readings.append((msg, kind, sent_at, self._vehicle_clock.latest_send_time()))
             if self._messages_read == MAX_MESSAGES_PER_POLL:
                 # Read one more to learn whether more are waiting; keep it for the next poll.
                 self._carried = master.recv_msg()
@@ -456,14 +461,14 @@ class RCReceiverDataModel:
         recent = (
             not_before is not None and now - not_before <= RECENT_POLL_GAP_S and not self._backlog
         )
-        for msg, stamped_at, vehicle_time in readings:
+        for msg, kind, stamped_at, vehicle_time in readings:
             if stamped_at is not None:
                 sent_at = min(stamped_at, now)
             elif recent or vehicle_time is None:
                 sent_at = now
             else:
                 sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
-            if message_type(msg) == "RC_CHANNELS":
+            if kind == "RC_CHANNELS":
                 # Only the newest is shown: a sample for each would be work thrown away.
                 newest_channels = (msg, sent_at)
                 channels_count += 1

@@ -20,6 +20,7 @@ from .. import _
 from .plugin_constants import PLUGIN_RC_RECEIVER
 from .plugin_factory import plugin_factory
 from .plugin_protocol import PluginPauseReason
+from .rc_receiver_mavlink import RSSI_MAX
 from .rc_receiver_report import REPORT_BASENAME, save_to_vehicle_directory, write_report
 from .rc_receiver_scrollable import ScrollableFrame
 from .rc_receiver_state import (
@@ -27,7 +28,6 @@ from .rc_receiver_state import (
     FIRST_CHANNEL,
     PWM_BAR_MAX_US,
     PWM_BAR_MIN_US,
-    RSSI_MAX,
     FailsafeStatus,
     RCReceiverState,
 )

@@ -23,6 +23,7 @@ from typing import Any
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
 from .. import _
+from .rc_receiver_mavlink import call_int, int_field, message_type
 
 COMMAND_LONG_PARAM_COUNT = 7
 MAX_PENDING_COMMANDS = 64  # a bound, far above the two interval requests this tool makes
@@ -45,33 +46,6 @@ def mav_result_name(result: int) -> str:
 
 def mav_cmd_name(command: int) -> str:
     return _enum_entry_name("MAV_CMD", command, f"MAV_CMD_{command}")
-
-
-def _call_str(msg: object, method: str) -> str | None:
-    getter = getattr(msg, method, None)
-    if not callable(getter):
-        return None
-    try:
-        value = getter()
-    except Exception:  # a malformed message must never reach the caller as an error
-        return None
-    return value if isinstance(value, str) else None
-
-
-def _call_int(msg: object, method: str) -> int | None:
-    getter = getattr(msg, method, None)
-    if not callable(getter):
-        return None
-    try:
-        value = getter()
-    except Exception:  # see _call_str
-        return None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _int_field(msg: object, field: str) -> int | None:
-    value = getattr(msg, field, None)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _link_dead(master: object) -> bool:
@@ -196,8 +170,8 @@ class CommandManager:
             return self._failed(handle, _link_dead_reason(name))
         try:
             encoder = master.mav
-            self._own_system_id = _int_field(encoder, "srcSystem")
-            self._own_component_id = _int_field(encoder, "srcComponent")
+            self._own_system_id = int_field(encoder, "srcSystem")
+            self._own_component_id = int_field(encoder, "srcComponent")
             encoder.command_long_send(target_system, target_component, command, 0, *padded)
         except Exception as error:  # a transport that does raise, an encoder error: same outcome
             return self._failed(
@@ -213,10 +187,10 @@ class CommandManager:
 
     def _addressed_to_someone_else(self, msg: object) -> bool:
         # target fields are MAVLink 2 extensions: 0 (absent) means "not stated", which we accept
-        target_system = _int_field(msg, "target_system")
+        target_system = int_field(msg, "target_system")
         if target_system and self._own_system_id is not None and target_system != self._own_system_id:
             return True
-        target_component = _int_field(msg, "target_component")
+        target_component = int_field(msg, "target_component")
         return bool(
             target_component
             and self._own_component_id is not None
@@ -228,12 +202,12 @@ class CommandManager:
 
         The message is only inspected, never consumed: the caller keeps using it.
         """
-        if not self._pending or _call_str(msg, "get_type") != "COMMAND_ACK":
+        if not self._pending or message_type(msg) != "COMMAND_ACK":
             return False
-        command = _int_field(msg, "command")
-        result = _int_field(msg, "result")
-        source_system = _call_int(msg, "get_srcSystem")
-        source_component = _call_int(msg, "get_srcComponent")
+        command = int_field(msg, "command")
+        result = int_field(msg, "result")
+        source_system = call_int(msg, "get_srcSystem")
+        source_component = call_int(msg, "get_srcComponent")
         if command is None or result is None or source_system is None or source_component is None:
             return False
         if self._addressed_to_someone_else(msg):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .. import _
 from .rc_receiver_check_state import Finding, Severity
+from .rc_receiver_mavlink import RSSI_TYPE_DISABLED, RSSI_TYPE_NAMES
 from .rc_receiver_vehicle import VehicleFamily, family_parameters, throttle_channel
 
 # Copter's PreArm "Check FS_THR_VALUE": at least 910 (a PPM encoder's loss-of-signal value is
@@ -50,13 +51,6 @@ RC_PROTOCOL_BITS: dict[int, str] = {
 }
 # ArduPilot reports non-inverted SBUS as "SBUS" too.
 _PROTOCOL_NAME_BITS: dict[str, tuple[int, ...]] = {"SBUS": (3, 4)}
-_RSSI_TYPE_NAMES = {
-    1: "AnalogPin",
-    2: "RCChannelPwmValue",
-    3: "ReceiverProtocol",
-    4: "PWMInputPin",
-    5: "TelemetryRadioRSSI",
-}
 
 
 @dataclass(frozen=True)
@@ -242,7 +236,7 @@ def _rssi_type(inputs: FindingInputs) -> Iterable[Finding]:
     value = inputs.values.get("RSSI_TYPE")
     if value is None:
         return
-    if value == 0:
+    if value == RSSI_TYPE_DISABLED:
         yield Finding(
             "rssi_disabled",
             Severity.INFO,
@@ -255,7 +249,7 @@ def _rssi_type(inputs: FindingInputs) -> Iterable[Finding]:
             value,
         )
     elif inputs.rssi_live and inputs.rssi is None:
-        kind = _RSSI_TYPE_NAMES.get(int(value), _number(value))
+        kind = RSSI_TYPE_NAMES.get(int(value), _number(value))
         yield Finding(
             "rssi_not_reported",
             Severity.WARNING,

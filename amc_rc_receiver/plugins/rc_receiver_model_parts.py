@@ -15,17 +15,10 @@ from typing import Any, Protocol
 
 from .. import _
 from .rc_receiver_commands import CommandOutcome, PendingCommand
+from .rc_receiver_mavlink import RC_CHANNELS_ID, REQUESTED_INTERVAL_US, SYS_STATUS_ID
 from .rc_receiver_rules import ReceiverStatus, channel_readings, receiver_status, rssi_reading
 from .rc_receiver_state import ChannelReading, IntervalRequestOutcome, IntervalRequestStatus
 
-# 5 Hz: fast enough to see sticks move and failsafe flip, light enough for a telemetry radio.
-REQUESTED_INTERVAL_US = 200_000
-
-RC_CHANNELS_ID = 65
-SYS_STATUS_ID = 1
-MAV_CMD_SET_MESSAGE_INTERVAL = 511
-# Interval 0 asks the firmware for its own default rate of a message.
-DEFAULT_INTERVAL_US = 0
 STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
 TELEMETRY = frozenset(name for _id, name in STREAMS)
 
@@ -68,22 +61,6 @@ class ChannelsSample:
 class StatusSample:
     status: ReceiverStatus
     received_at: float
-
-
-def message_type(msg: Any) -> str:
-    return str(msg.get_type())
-
-
-def message_source(msg: Any) -> tuple[int, int]:
-    return int(msg.get_srcSystem()), int(msg.get_srcComponent())
-
-
-def message_timestamp(msg: Any) -> int | None:
-    """The message's ``time_boot_ms``; 0 is what a sender that keeps no time leaves there."""
-    value = getattr(msg, "time_boot_ms", None)
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    return None
 
 
 def channels_sample(msg: Any, now: float) -> ChannelsSample:

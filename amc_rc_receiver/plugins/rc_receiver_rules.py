@@ -13,16 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .rc_receiver_mavlink import RC_RECEIVER_SENSOR_BIT, RSSI_MAX
 from .rc_receiver_state import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
-    RSSI_MAX,
     ChannelReading,
     FailsafeStatus,
 )
 
-# MAV_SYS_STATUS_SENSOR_RC_RECEIVER in the common MAVLink definitions.
-RC_RECEIVER_SENSOR_BIT = 0x10000
 # PWM values MAVLink uses for "this channel carries nothing".
 PWM_UNUSED = 0
 PWM_UNAVAILABLE = 65535

@@ -16,7 +16,6 @@ from .rc_receiver_check_state import ReceiverCheck
 
 FIRST_CHANNEL = 1
 CHANNEL_COUNT = 5
-RSSI_MAX = 254
 # A reading older than this is no longer live (the model decides, the views say so).
 STALE_AFTER_S = 3.0
 # Bars span this range; readings outside it are shown with their real number but a clamped bar.

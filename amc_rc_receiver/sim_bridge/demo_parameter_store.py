@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_TYPE_RECEIVER_PROTOCOL
 from amc_rc_receiver.sim_bridge.demo_parameters import (
     COPTER_CONFIGURED,
     COPTER_PARAMETERS,
@@ -29,7 +30,6 @@ from amc_rc_receiver.sim_bridge.demo_parameters import (
 from amc_rc_receiver.sim_bridge.demo_vehicle_rules import RC_FAILSAFE_TIMEOUT_S
 
 PARAM_NAME_MAX = 16
-RSSI_TYPE_RECEIVER_PROTOCOL = 3  # RSSI_TYPE for a receiver that reports RSSI itself
 PACKED_MAGIC = 0x671B
 PACKED_MAGIC_WITH_DEFAULTS = 0x671C
 _FLAG_HAS_DEFAULT = 0x10

@@ -26,6 +26,7 @@ from enum import Enum
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL
 from amc_rc_receiver.sim_bridge.demo_parameter_store import ParameterStore
 from amc_rc_receiver.sim_bridge.demo_parameters import (
     COPTER_CONFIGURED,
@@ -193,7 +194,7 @@ SETUPS: dict[str, DemoSetup] = {
             "the failsafe PWM is not 10 µs below the throttle minimum",
             {"{pwm}": 1095},
         ),
-        DemoSetup("rssi-disabled", "RSSI_TYPE 0: RSSI reads unavailable", {"RSSI_TYPE": 0}),
+        DemoSetup("rssi-disabled", "RSSI_TYPE 0: RSSI reads unavailable", {"RSSI_TYPE": RSSI_TYPE_DISABLED}),
         DemoSetup("overrides-never-time-out", "RC_OVERRIDE_TIME -1", {"RC_OVERRIDE_TIME": -1}),
         DemoSetup(
             "ignore-failsafe-bit", "RC_OPTIONS bit 2 ignores the receiver's failsafe flag", {"RC_OPTIONS": 36}
@@ -226,7 +227,11 @@ class DemoChoice:
         known = {spec.name for spec in profile.specs}
         values = {name: value for name, value in profile.configured.items() if name in known}
         values.update(
-            {"SYSID_THISMAV": float(system_id), "RC_FS_TIMEOUT": rc_failsafe_timeout_s, "RSSI_TYPE": 3.0}
+            {
+                "SYSID_THISMAV": float(system_id),
+                "RC_FS_TIMEOUT": rc_failsafe_timeout_s,
+                "RSSI_TYPE": float(RSSI_TYPE_RECEIVER_PROTOCOL),
+            }
         )
         values.update({names.get(name, name): float(value) for name, value in self.demo_setup.values.items()})
         return values
@@ -237,7 +242,7 @@ class DemoChoice:
         )
 
     def reports_rssi(self) -> bool:
-        return self.values().get("RSSI_TYPE", 0) != 0
+        return self.values().get("RSSI_TYPE", RSSI_TYPE_DISABLED) != RSSI_TYPE_DISABLED
 
     def rc_input(self, parameters: ParameterStore) -> FailsafeRcInput:
         return FailsafeRcInput(self.vehicle, parameters.values())

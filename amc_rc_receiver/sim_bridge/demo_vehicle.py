@@ -27,6 +27,7 @@ from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_UNKNOWN
 from amc_rc_receiver.sim_bridge._service import ThreadedService, bind_udp, drain_udp, local_address
 from amc_rc_receiver.sim_bridge.ardupilot_json import decode_state, encode_servo_packet
 from amc_rc_receiver.sim_bridge.demo_gcs_protocol import GcsProtocol
@@ -53,7 +54,6 @@ COPTER_DEFAULT_STREAM_HZ = 0.0
 ROVER_DEFAULT_STREAM_HZ = 1.0
 HEARTBEAT_HZ = 1.0
 SERVO_CHANNELS = 16
-RSSI_UNKNOWN = 255
 
 RADIO_FAILSAFE_TEXT = "Radio Failsafe - Disarming"  # a disarmed vehicle at rest disarms on failsafe
 RADIO_FAILSAFE_CLEARED_TEXT = "Radio Failsafe Cleared"
@@ -346,7 +346,7 @@ class SimulatedVehicle(ThreadedService):
             return RSSI_UNKNOWN
         try:
             value = int(self._rssi_source())
-        except Exception:  # a faulty source must not stop the vehicle; 255 = unknown
+        except Exception:  # a faulty source must not stop the vehicle
             return RSSI_UNKNOWN
         return max(0, min(RSSI_UNKNOWN, value))
 
