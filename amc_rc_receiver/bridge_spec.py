@@ -17,8 +17,7 @@ from typing import Any
 
 from amc_rc_receiver import _
 from amc_rc_receiver.host_port import HostPortError, HostPortProblem, parse_host_port
-
-PROTOCOLS = ("ardupilot-json", "rflysim", "xrp", "auto")
+from amc_rc_receiver.sim_bridge.protocols import NAMES
 
 
 class BridgeSpecError(ValueError):
@@ -98,10 +97,10 @@ def parse_bridge_spec(text: str, resolve: Resolver = socket.getaddrinfo) -> Brid
             ).format(text=text)
         )
     protocol = parts[0].lower()
-    if protocol not in PROTOCOLS:
+    if protocol not in NAMES:
         raise BridgeSpecError(
             _("Unknown bridge protocol {protocol!r}; choose one of: {choices}.").format(
-                protocol=parts[0], choices=", ".join(PROTOCOLS)
+                protocol=parts[0], choices=", ".join(NAMES)
             )
         )
     listen_host, listen_port = parse_address(parts[1], what=_("listen"))

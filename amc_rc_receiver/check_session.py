@@ -29,7 +29,8 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.sim_bridge.demo import DemoSystem
 from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sitl_runner import SitlConfig, SitlRunner
 
 BRIDGE_RELEARN_AFTER_S = 2.0

@@ -8,12 +8,19 @@ formatted text changes, so a busy bridge costs a few string comparisons per tick
 timer polls the monitor while the panel is active; while collapsed the latest snapshot is only
 kept, and drawn when the panel opens again.
 
+What each row and cell says, and how a cell shortens to fit its column, is
+``frontend_tkinter_sim_bridge_rows``; this module is the widget: the tree, its timer, its layout.
 The panel is a narrow side pane, so its layout follows its width: the main figures (packets/s,
 then decode errors with their reasons) are the first columns, and the tree sizes them to fill what
 is visible whenever it is resized; a cell whose list of reasons does not fit shows the reasons
 that do, whole, and says how many more there are (the selected row is spelled out in full below
 the tree).  The summary, status and details lines wrap at the panel's width, never narrower than
 their longest word, so Tk never has to break a word.
+
+Why this module is long: it is one widget.  Rendering, resizing and wrapping share the same
+caches (the rows' full and fitted texts, measured widths, each label's room and wrap length)
+and the same rule that nothing reaches Tk unless it changed; split apart, each half would have
+to reach into the other's state on every tick.  What the cells say is already elsewhere.
 """
 
 from __future__ import annotations
@@ -21,35 +28,33 @@ from __future__ import annotations
 import contextlib
 import tkinter as tk
 import tkinter.font as tkfont
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from tkinter import ttk
 from typing import Protocol
 
 from amc_rc_receiver import _
+from amc_rc_receiver.frontend_tkinter_sim_bridge_rows import (
+    COLUMNS,
+    column_headings,
+    direction_item_id,
+    direction_label,
+    direction_values,
+    fit,
+    fit_words,
+    link_item_id,
+    link_values,
+    summary_text,
+)
 from amc_rc_receiver.plugins.rc_receiver_scrollable import grid_with_scrollbars
 from amc_rc_receiver.plugins.rc_receiver_tick_timer import TickTimer
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
-    DirectionSnapshot,
     LinkSnapshot,
 )
 
 DEFAULT_TICK_MS = 250
 
-# The main figures come first, so they are what a narrow pane shows without scrolling.
-COLUMNS = (
-    "packets_per_s",
-    "decode_errors",
-    "age",
-    "bytes_per_s",
-    "protocol",
-    "endpoints",
-    "sequence",
-    "senders",
-    "last_frame",
-    "warnings",
-)
 _COLUMN_WIDTHS = {
     "packets_per_s": 74,
     "decode_errors": 240,
@@ -81,11 +86,6 @@ _MIN_WRAP = 80
 _MEASURE_CACHE = 2048
 _LABEL_MARGIN = 12
 
-PROTOCOL_SITL = "ardupilot-json"
-PROTOCOL_RFLYSIM = "rflysim"
-PROTOCOL_XRP = "xrp"
-
-_ELLIPSIS = "…"
 _EXPANDED_MARK = "▾"
 _COLLAPSED_MARK = "▸"
 
@@ -94,236 +94,6 @@ class BridgeMonitorLike(Protocol):
     """What the panel needs from a bridge monitor."""
 
     def poll(self) -> BridgeSnapshot: ...
-
-
-def _column_headings() -> dict[str, str]:
-    return {
-        "protocol": _("Protocol"),
-        "endpoints": _("Endpoints / sender"),
-        "packets_per_s": _("Packets/s"),
-        "bytes_per_s": _("Bytes/s"),
-        "age": _("Last packet"),
-        "decode_errors": _("Errors"),
-        "sequence": _("Sequence checks"),
-        "senders": _("Senders"),
-        "last_frame": _("Last decoded frame"),
-        "warnings": _("Warnings"),
-    }
-
-
-def link_item_id(link_name: str) -> str:
-    return "link:" + link_name
-
-
-def direction_item_id(link_name: str, direction: Direction) -> str:
-    return "link:" + link_name + "/" + direction.value
-
-
-def _count_parts(pairs: tuple[tuple[str, int], ...]) -> list[str]:
-    return [_("{reason} ×{count}").format(reason=reason, count=count) for reason, count in pairs]
-
-
-def _counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(_count_parts(pairs))
-
-
-class _Cell(str):
-    """A cell's full text that can shorten itself, by whole items, to fit a column.
-
-    It is the full text wherever a string is used (row comparison, the details line); only the
-    tree shows ``fitted()``: ``head`` plus as many ``items`` as fit, then how many more there are.
-    """
-
-    head: str = ""
-    items: tuple[str, ...] = ()
-
-    @classmethod
-    def with_items(cls, full: str, items: Sequence[str], head: str = "") -> _Cell:
-        cell = cls(full)
-        cell.head = head
-        cell.items = tuple(items)
-        return cell
-
-    def fitted(self, width: int, measure: Callable[[str], int]) -> str:
-        if not self.items or measure(self) <= width:
-            return str(self)
-        # As many whole items as fit, saying how many more there are, or only that there are more.
-        for shown in range(len(self.items), 0, -1):
-            rest = len(self.items) - shown
-            tails = [[_("+{count} more").format(count=rest)], [_ELLIPSIS]] if rest else [[]]
-            for tail in tails:
-                text = self.head + ", ".join([*self.items[:shown], *tail])
-                if measure(text) <= width:
-                    return text
-        tail = [_ELLIPSIS] if len(self.items) > 1 else []
-        return self.head + ", ".join([self.items[0], *tail])
-
-
-def _fit_words(text: str, width: int, measure: Callable[[str], int]) -> str:
-    """``text``, or as many of its whole words as fit followed by an ellipsis.
-
-    Only a first word that cannot fit alone is shortened inside, and then visibly, with the
-    ellipsis, rather than cut off by the column's edge.
-    """
-    if measure(text) <= width:
-        return text
-    words = text.split(" ")
-    for count in range(len(words) - 1, 0, -1):
-        shortened = " ".join(words[:count]) + " " + _ELLIPSIS
-        if measure(shortened) <= width:
-            return shortened
-    first = words[0]
-    for end in range(len(first) - 1, 0, -1):
-        shortened = first[:end] + _ELLIPSIS
-        if measure(shortened) <= width:
-            return shortened
-    return text
-
-
-def _fit(text: str, width: int, measure: Callable[[str], int]) -> str:
-    return text.fitted(width, measure) if isinstance(text, _Cell) else text
-
-
-def _protocol_text(link: LinkSnapshot) -> str:
-    if link.detected_protocol is None:
-        if link.protocol == "auto":
-            return _("auto (not detected yet)")
-        return link.protocol
-    if link.detected_protocol == link.protocol:
-        return link.protocol
-    return _("{protocol} (detected: {detected})").format(
-        protocol=link.protocol, detected=link.detected_protocol
-    )
-
-
-def _endpoints_text(link: LinkSnapshot) -> str:
-    if link.listen_only or link.target is None:
-        return _("listen {listen} (listen only)").format(listen=link.listen)
-    return _("listen {listen} → target {target}, peer {peer}").format(
-        listen=link.listen, target=link.target, peer=link.peer or _("not learned yet")
-    )
-
-
-def _link_errors_text(link: LinkSnapshot) -> str:
-    relay = _count_parts(link.relay_errors)
-    parts: list[str] = []
-    items: list[str] = []
-    if relay:
-        parts.append(_("relay: {errors}").format(errors=", ".join(relay)))
-        # Short of room the column alone says these are errors; the details line keeps "relay:".
-        items.extend(relay)
-    if link.dropped_captures:
-        dropped = _("{count} captures dropped").format(count=link.dropped_captures)
-        parts.append(dropped)
-        items.append(dropped)
-    return _Cell.with_items("; ".join(parts), items)
-
-
-def _sequence_text(protocol: str, counters: DirectionSnapshot) -> str:
-    sitl = _("gaps {gaps}, repeats {repeats}, resets {resets}").format(
-        gaps=counters.frame_gaps, repeats=counters.frame_repeats, resets=counters.frame_resets
-    )
-    xrp = _("gaps {gaps}, stale {stale}").format(gaps=counters.sequence_gaps, stale=counters.stale_sequences)
-    rflysim = _("checksum failures {count}").format(count=counters.checksum_failures)
-    if protocol == PROTOCOL_SITL:
-        return sitl
-    if protocol == PROTOCOL_XRP:
-        return xrp
-    if protocol == PROTOCOL_RFLYSIM:
-        return rflysim
-    # Protocol not known yet: show whichever bookkeeping has something to say.
-    parts = []
-    if counters.frame_gaps or counters.frame_repeats or counters.frame_resets:
-        parts.append(sitl)
-    if counters.sequence_gaps or counters.stale_sequences:
-        parts.append(xrp)
-    if counters.checksum_failures:
-        parts.append(rflysim)
-    return "; ".join(parts)
-
-
-def _direction_label(link: LinkSnapshot, direction: Direction) -> str:
-    if link.listen_only:
-        return _("received")
-    if direction is Direction.FROM_PEER:
-        return _("peer → target")
-    return _("target → peer")
-
-
-def _direction_values(link: LinkSnapshot, counters: DirectionSnapshot) -> tuple[str, ...]:
-    protocol = link.detected_protocol or link.protocol
-    errors = str(counters.decode_error_total)
-    if counters.decode_errors:
-        reasons = _count_parts(counters.decode_errors)
-        head = _("{total}: ").format(total=counters.decode_error_total)
-        errors = _Cell.with_items(head + ", ".join(reasons), reasons, head)
-    age = (
-        _("never")
-        if counters.last_packet_age_s is None
-        else _("{age:.1f} s ago").format(age=counters.last_packet_age_s)
-    )
-    senders = str(counters.senders_seen)
-    if counters.multiple_senders:
-        senders = _("{count} (more than one!)").format(count=counters.senders_seen)
-    frame = ""
-    warnings = ""
-    if counters.last_frame is not None:
-        fields = ", ".join(
-            _("{label}={value}").format(label=label, value=value)
-            for label, value in counters.last_frame.fields
-        )
-        frame = counters.last_frame.kind + (": " + fields if fields else "")
-        warnings = "; ".join(counters.last_frame.warnings)
-    return _in_column_order(
-        protocol="",
-        endpoints=_("from {sender}").format(sender=counters.last_sender) if counters.last_sender else "",
-        packets_per_s=_("{rate:.1f}").format(rate=counters.packets_per_s),
-        bytes_per_s=_("{rate:.0f}").format(rate=counters.bytes_per_s),
-        age=age,
-        decode_errors=errors,
-        sequence=_sequence_text(protocol, counters),
-        senders=senders,
-        last_frame=frame,
-        warnings=warnings,
-    )
-
-
-def _in_column_order(**cells: str) -> tuple[str, ...]:
-    return tuple(cells[column] for column in COLUMNS)
-
-
-def _link_values(link: LinkSnapshot) -> tuple[str, ...]:
-    unexpected = (
-        _("unexpected senders: {count}").format(count=link.unexpected_senders)
-        if link.unexpected_senders
-        else ""
-    )
-    return _in_column_order(
-        protocol=_protocol_text(link),
-        endpoints=_endpoints_text(link),
-        packets_per_s=_("{rate:.1f}").format(
-            rate=link.from_peer.packets_per_s + link.from_target.packets_per_s
-        ),
-        bytes_per_s=_("{rate:.0f}").format(rate=link.from_peer.bytes_per_s + link.from_target.bytes_per_s),
-        age="",
-        decode_errors=_link_errors_text(link),
-        sequence="",
-        senders=unexpected,
-        last_frame="",
-        warnings="",
-    )
-
-
-def _summary_text(snapshot: BridgeSnapshot) -> str:
-    if not snapshot.links:
-        return _("no links")
-    packets = sum(link.from_peer.packets_per_s + link.from_target.packets_per_s for link in snapshot.links)
-    errors = sum(
-        link.from_peer.decode_error_total + link.from_target.decode_error_total for link in snapshot.links
-    )
-    return _("{links} links, {packets:.1f} packets/s, {errors} decode errors").format(
-        links=len(snapshot.links), packets=packets, errors=errors
-    )
 
 
 def _tree_font(tree: ttk.Treeview) -> tkfont.Font:
@@ -397,7 +167,7 @@ class BridgePanel(ttk.Frame):
         )
         self.tree.heading("#0", text=_("Link / direction"), anchor=tk.W)
         self.tree.column("#0", width=_TREE_COLUMN_WIDTH, stretch=False)
-        for column, heading in _column_headings().items():
+        for column, heading in column_headings().items():
             self.tree.heading(column, text=heading, anchor=tk.W)
             self.tree.column(column, width=_COLUMN_WIDTHS[column], stretch=False, anchor=tk.W)
         grid_with_scrollbars(tree_frame, self.tree)
@@ -499,7 +269,7 @@ class BridgePanel(ttk.Frame):
         if self._destroyed:
             return
         self._last_snapshot = snapshot
-        self._set_option(self.summary, "text", _summary_text(snapshot))
+        self._set_option(self.summary, "text", summary_text(snapshot))
         if self._expanded:
             self._render_tree(snapshot)
 
@@ -520,11 +290,11 @@ class BridgePanel(ttk.Frame):
             if self._drawn_links.get(link.name) == link and link_id in self._rows:
                 continue
             name = link.name if link.running else _("{name} (stopped)").format(name=link.name)
-            changed |= self._put_row(link_id, "", name, _link_values(link))
+            changed |= self._put_row(link_id, "", name, link_values(link))
             for direction, item_id in zip(directions, direction_ids, strict=True):
                 counters = link.from_peer if direction is Direction.FROM_PEER else link.from_target
                 changed |= self._put_row(
-                    item_id, link_id, _direction_label(link, direction), _direction_values(link, counters)
+                    item_id, link_id, direction_label(link, direction), direction_values(link, counters)
                 )
         self._drawn_links = {link.name: link for link in snapshot.links}
         wanted_set = set(wanted)
@@ -578,12 +348,12 @@ class BridgePanel(ttk.Frame):
             return row
         text, values = row
         fitted = tuple(
-            _fit(value, int(self.tree.column(column, "width")) - _CELL_PADDING, self._measure)
+            fit(value, int(self.tree.column(column, "width")) - _CELL_PADDING, self._measure)
             for column, value in zip(COLUMNS, values, strict=True)
         )
         offset = _INDICATOR + (_INDENT if child else 0)
         names = int(self.tree.column("#0", "width")) - offset - _CELL_PADDING // 2
-        return _fit_words(text, names, self._measure), fitted
+        return fit_words(text, names, self._measure), fitted
 
     def _tree_resized(self, event: tk.Event[tk.Misc]) -> None:
         width = int(event.width)
@@ -658,7 +428,7 @@ class BridgePanel(ttk.Frame):
         text = ""
         if selection and selection[0] in self._rows:
             name, values = self._rows[selection[0]]
-            headings = _column_headings()
+            headings = column_headings()
             lines = [name] + [
                 _("{heading}: {value}").format(heading=headings[column], value=value)
                 for column, value in zip(COLUMNS, values, strict=True)

@@ -54,7 +54,9 @@ from typing import IO, Protocol
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge.physics_backend import PhysicsBackend
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.protocol_names import ARDUPILOT_JSON
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.sitl_rc_input import (
     RC_INPUT_BASE_PORT,
     FailsafeMode,
@@ -62,12 +64,12 @@ from amc_rc_receiver.sim_bridge.sitl_rc_input import (
     RcInputSender,
     low_throttle_pwm,
 )
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import SITL_JSON_BASE_PORT
 from amc_rc_receiver.sitl_console import ConsoleLog, JsonKeysWatch
 from amc_rc_receiver.sitl_control import SitlControlLink
 
 MAVLINK_BASE_PORT = 5760
 CONTROL_BASE_PORT = 5762
-JSON_BASE_PORT = 9002
 INSTANCE_PORT_STEP = 10
 # SITL keeps the instance in one byte: 256 would silently be instance 0 again.
 MAX_INSTANCE = 255
@@ -131,7 +133,7 @@ class SitlPorts:
 
     @property
     def json(self) -> int:
-        return self._moved(JSON_BASE_PORT)
+        return self._moved(SITL_JSON_BASE_PORT)
 
 
 @dataclass(frozen=True)
@@ -363,7 +365,7 @@ class SitlRunner:
         relay = UdpRelay(
             RelayConfig(
                 name=_("SITL JSON (instance {instance})").format(instance=self.config.instance),
-                protocol="ardupilot-json",
+                protocol=ARDUPILOT_JSON,
                 listen=("127.0.0.1", self.ports.json),
                 target=backend.address,
                 relearn_after_s=RELAY_RELEARN_S,

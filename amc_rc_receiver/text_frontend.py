@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from amc_rc_receiver import _
+from amc_rc_receiver.bridge_texts import counts_text
 from amc_rc_receiver.plugins.rc_receiver_state import (
     FailsafeStatus,
     IntervalRequestStatus,
@@ -95,10 +96,6 @@ def format_status_line(state: RCReceiverState) -> str:
     return " | ".join(parts)
 
 
-def _counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(_("{reason} ×{count}").format(reason=reason, count=count) for reason, count in pairs)
-
-
 def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
     text = _("{arrow} {packets} pkts {rate:.1f}/s {bps:.0f} B/s, {errors} decode errors").format(
         arrow=arrow,
@@ -108,7 +105,7 @@ def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
         errors=direction.decode_error_total,
     )
     if direction.decode_errors:
-        text += " (" + _counts_text(direction.decode_errors) + ")"
+        text += " (" + counts_text(direction.decode_errors) + ")"
     extras = []
     if direction.frame_repeats or direction.frame_gaps or direction.frame_resets:
         extras.append(
@@ -133,7 +130,7 @@ def _link_problems(link: LinkSnapshot) -> list[str]:
     """The link-level problems the window shows in the link row: relay errors, drops, strangers."""
     problems = []
     if link.relay_errors:
-        problems.append(_("relay: {errors}").format(errors=_counts_text(link.relay_errors)))
+        problems.append(_("relay: {errors}").format(errors=counts_text(link.relay_errors)))
     if link.dropped_captures:
         problems.append(_("{count} captures dropped").format(count=link.dropped_captures))
     if link.unexpected_senders:

@@ -19,7 +19,7 @@ import struct
 import timeit
 from collections.abc import Callable
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
+from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, sitl_servo_packet, xrp
 from amc_rc_receiver.sim_bridge.errors import CodecError
 
 _REPEATS = 7
@@ -68,8 +68,8 @@ def _wpilib_packet() -> tuple[bytes, struct.Struct]:
 
 
 def _cases() -> list[tuple[str, bytes, Callable[[bytes], object], Callable[[bytes], object]]]:
-    servo16 = ardupilot_json.encode_servo_packet(1200, 42, [1500] * 4 + [1000] * 12)
-    servo32 = ardupilot_json.encode_servo_packet(1200, 42, [1500] * 8 + [0] * 24)
+    servo16 = sitl_servo_packet.encode_servo_packet(1200, 42, [1500] * 4 + [1000] * 12)
+    servo32 = sitl_servo_packet.encode_servo_packet(1200, 42, [1500] * 8 + [0] * 24)
     state = ardupilot_json.encode_state(
         ardupilot_json.FdmState(
             timestamp=12.345,
@@ -125,8 +125,8 @@ def _cases() -> list[tuple[str, bytes, Callable[[bytes], object], Callable[[byte
     out_layout = struct.Struct("<ii32d")
     out_copter = out_layout.pack(1234567890, 1, *([0.25] * 32))
     return [
-        ("servo16 (40 B)", servo16, ardupilot_json.decode_servo_packet, struct.Struct("<HHI16H").unpack),
-        ("servo32 (72 B)", servo32, ardupilot_json.decode_servo_packet, struct.Struct("<HHI32H").unpack),
+        ("servo16 (40 B)", servo16, sitl_servo_packet.decode_servo_packet, struct.Struct("<HHI16H").unpack),
+        ("servo32 (72 B)", servo32, sitl_servo_packet.decode_servo_packet, struct.Struct("<HHI32H").unpack),
         (f"json state ({len(state)} B)", state, ardupilot_json.decode_state, json.loads),
         ("rflysim SIL (120 B)", sil, rflysim.decode, struct.Struct("<10i20f").unpack),
         ("rflysim true state (168 B)", true_state, rflysim.decode, true_layout.unpack),

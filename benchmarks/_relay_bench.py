@@ -25,7 +25,8 @@ import time
 from multiprocessing.connection import Connection
 
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 
 LOOPBACK = "127.0.0.1"
 ROUND_TRIPS = 3000

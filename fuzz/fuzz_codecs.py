@@ -39,10 +39,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, detect, rflysim, xrp
+from amc_rc_receiver.sim_bridge import ardupilot_json, protocols, rflysim, sitl_servo_packet, xrp
 from amc_rc_receiver.sim_bridge.errors import CodecError
-from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor, reason_label
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
+from amc_rc_receiver.sim_bridge.relay_counters import REASON_INTERNAL
+from amc_rc_receiver.sim_bridge.snapshot import REASON_MONITOR_FAULT
+from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT
 
 MAX_DATAGRAM = 65_507  # the largest IPv4 UDP payload, so every input can also cross the relay
 SLOWEST_KEPT = 8
@@ -55,14 +59,14 @@ Generator = Callable[[random.Random], bytes]
 
 
 def _detect_all(data: bytes) -> object:
-    found = detect.detect_protocol(data)
-    for protocol in ("ardupilot-json", "rflysim", "xrp", "auto"):
-        detect.is_valid_peer_packet(protocol, data)
+    found = protocols.detect_protocol(data)
+    for protocol in protocols.NAMES:
+        protocols.is_valid_peer_packet(protocol, data)
     return found
 
 
 TARGETS: dict[str, Callable[[bytes], object]] = {
-    "servo": ardupilot_json.decode_servo_packet,
+    "servo": sitl_servo_packet.decode_servo_packet,
     "json": ardupilot_json.decode_state,
     "rflysim": rflysim.decode,
     "xrp": xrp.decode,
@@ -324,8 +328,8 @@ def _seed_packets() -> list[bytes]:
         xrp.RawBlock(0x42, b"ab"),
     )
     return [
-        ardupilot_json.encode_servo_packet(400, 7, [1500] * 16),
-        ardupilot_json.encode_servo_packet(1200, 2**32 - 1, [1000] * 32),
+        sitl_servo_packet.encode_servo_packet(400, 7, [1500] * 16),
+        sitl_servo_packet.encode_servo_packet(1200, 2**32 - 1, [1000] * 32),
         ardupilot_json.encode_state(state),
         xrp.encode(xrp.XrpPacket(7, 1, blocks)),
         rflysim.encode(rflysim.SilIntFloat(1, tuple(range(8)), tuple(float(i) for i in range(20)))),
@@ -477,8 +481,8 @@ def fuzz_relay(protocol: str, count: int, seed: int) -> RelayReport:
     sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sender.bind(("127.0.0.1", 0))
     monitor = BridgeMonitor([relay])
-    fault_labels = {reason_label("decoder-fault")}
-    relay_fault_labels = {reason_label("internal-error"), reason_label("monitor-fault")}
+    fault_labels = {REASON_DECODER_FAULT}
+    relay_fault_labels = {REASON_INTERNAL, REASON_MONITOR_FAULT}
     try:
         snapshot = monitor.poll()
         for _index in range(count):

@@ -18,7 +18,8 @@ from tkinter import ttk
 import pytest
 
 from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel, direction_item_id, link_item_id
+from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
+from amc_rc_receiver.frontend_tkinter_sim_bridge_rows import direction_item_id, link_item_id
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
@@ -50,7 +51,7 @@ def busy_link(name: str, *, errors: tuple[tuple[str, int], ...] = ()) -> LinkSna
             packets_per_s=1200.0,
             bytes_per_s=48_000.0,
             decode_errors=errors,
-            last_frame=FrameSummary("servo16", (("frame count", "120000"), ("frame rate", "1200 Hz"))),
+            last_frame=FrameSummary("servo16", (("frame_count", 120000), ("frame_rate", 1200))),
             last_sender="127.0.0.1:40000",
             last_packet_age_s=0.0,
             senders_seen=1,
@@ -64,13 +65,13 @@ def busy_link(name: str, *, errors: tuple[tuple[str, int], ...] = ()) -> LinkSna
             last_packet_age_s=0.0,
             senders_seen=1,
         ),
-        relay_errors=(("ICMP port unreachable", 3),),
+        relay_errors=(("port-unreachable", 3),),
     )
 
 
 SNAPSHOT = BridgeSnapshot(
     (
-        busy_link("SITL JSON (demo)", errors=(("wrong magic", 2),)),
+        busy_link("SITL JSON (demo)", errors=(("magic", 2),)),
         busy_link("ardupilot-json 127.0.0.1:9002", errors=(("truncated", 12),)),
         busy_link("xrp 127.0.0.1:3540"),
     ),

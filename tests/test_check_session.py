@@ -10,9 +10,10 @@ import time
 
 from amc_rc_receiver.bridge_spec import parse_bridge_spec
 from amc_rc_receiver.check_session import CheckSession, demo_receiver_rssi
-from amc_rc_receiver.sim_bridge.ardupilot_json import encode_servo_packet
 from amc_rc_receiver.sim_bridge.demo import DEMO_RELAY_NAME
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import encode_servo_packet
+from amc_rc_receiver.sim_bridge.snapshot import FrameField
 from tests.support.udp import DEADLINE_S, udp_socket, wait_for
 
 
@@ -112,7 +113,7 @@ def test_starting_the_demo_keeps_the_statistics_of_a_running_bridge() -> None:
 
         def third_frame_shown() -> bool:
             frame = session.monitor.poll().links[0].from_peer.last_frame
-            return frame is not None and ("frame count", "3") in frame.fields
+            return frame is not None and (FrameField.FRAME_COUNT, 3) in frame.fields
 
         wait_for(third_frame_shown, "the third frame shown")
         before = session.monitor.poll().links[0].from_peer

@@ -10,15 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-from amc_rc_receiver.frontend_tkinter_sim_bridge import (
-    COLUMNS,
-    BridgePanel,
-    direction_item_id,
-    link_item_id,
-)
-from amc_rc_receiver.sim_bridge.ardupilot_json import encode_servo_packet
+from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
+from amc_rc_receiver.frontend_tkinter_sim_bridge_rows import COLUMNS, direction_item_id, link_item_id
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import encode_servo_packet
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
@@ -44,11 +41,11 @@ def sitl_link(**overrides: object) -> LinkSnapshot:
             bytes=200_000,
             packets_per_s=1200.0,
             bytes_per_s=48_000.0,
-            decode_errors=(("bad length", 2), ("bad magic", 1)),
+            decode_errors=(("length", 2), ("magic", 1)),
             frame_repeats=4,
             frame_gaps=2,
             frame_resets=1,
-            last_frame=FrameSummary("servo16", (("frame_rate", "1200"), ("frame_count", "5000"))),
+            last_frame=FrameSummary("servo16", (("frame_rate", 1200), ("frame_count", 5000))),
             last_sender="127.0.0.1:40000",
             last_packet_age_s=0.2,
             senders_seen=1,
@@ -59,7 +56,7 @@ def sitl_link(**overrides: object) -> LinkSnapshot:
             packets_per_s=1199.5,
             bytes_per_s=300_000.0,
             last_frame=FrameSummary(
-                "json-state", (("timestamp", "12.5"), ("rc", "8 channels")), ("space after colon",)
+                "json-state", (("timestamp", 12.5), ("rc", (1500.0, None))), ("space after colon",)
             ),
             last_sender="127.0.0.1:9012",
             last_packet_age_s=0.0,
@@ -106,7 +103,7 @@ def rflysim_link(**overrides: object) -> LinkSnapshot:
         listen_only=False,
         from_peer=DirectionSnapshot(Direction.FROM_PEER, checksum_failures=7),
         from_target=DirectionSnapshot(Direction.FROM_TARGET),
-        relay_errors=(("ICMP port unreachable", 3),),
+        relay_errors=(("port-unreachable", 3),),
         dropped_captures=12,
     )
     return replace(link, **overrides)  # type: ignore[arg-type]
@@ -190,12 +187,12 @@ def test_direction_row_shows_rates_age_decode_errors_and_last_frame(panel: Bridg
     assert servo["packets_per_s"] == "1200.0"
     assert servo["bytes_per_s"] == "48000"
     assert servo["age"] == "0.2 s ago"
-    assert servo["decode_errors"] == "3: bad length ×2, bad magic ×1"
+    assert servo["decode_errors"] == "3: wrong length ×2, wrong magic ×1"
     assert servo["sequence"] == "gaps 2, repeats 4, resets 1"
     assert servo["endpoints"] == "from 127.0.0.1:40000"
-    assert servo["last_frame"] == "servo16: frame_rate=1200, frame_count=5000"
+    assert servo["last_frame"] == "servo16: frame rate=1200 Hz, frame count=5000"
     reply = values(panel, direction_item_id("sitl", Direction.FROM_TARGET))
-    assert reply["last_frame"] == "json-state: timestamp=12.5, rc=8 channels"
+    assert reply["last_frame"] == "json-state: timestamp=12.500 s, RC channels=1500 -"
     assert reply["warnings"] == "space after colon"
     assert reply["decode_errors"] == "0"
 
@@ -306,7 +303,7 @@ def test_selecting_a_row_spells_it_out_in_full(root: tk.Tk, panel: BridgePanel) 
     details = panel.details.cget("text")
     assert "target → peer" in details
     assert "Warnings: space after colon" in details
-    assert "Last decoded frame: json-state: timestamp=12.5, rc=8 channels" in details
+    assert "Last decoded frame: json-state: timestamp=12.500 s, RC channels=1500 -" in details
 
 
 # --------------------------------------------------------------------------- collapse
@@ -486,7 +483,7 @@ def test_a_narrow_panel_shows_the_main_figures_first_and_cuts_reason_lists_by_wh
     THEN packets/s and the errors are the first columns, the errors cell shows the total and whole
     reasons followed by how many more there are, and selecting the row spells out every reason.
     """
-    reasons = (("wrong magic", 20), ("truncated", 12), ("bad checksum", 3))
+    reasons = (("magic", 20), ("truncated", 12), ("checksum", 3))
     link = sitl_link(from_peer=replace(sitl_link().from_peer, decode_errors=reasons))
     root.geometry("420x300")
     panel.render(BridgeSnapshot((link,)))
@@ -501,6 +498,7 @@ def test_a_narrow_panel_shows_the_main_figures_first_and_cuts_reason_lists_by_wh
     assert list(panel.tree["columns"])[:2] == ["packets_per_s", "decode_errors"]
     assert cell.startswith("35: wrong magic ×20, ")
     shown = cell.removeprefix("35: ").split(", ")
-    assert shown[:-1] == [f"{reason} ×{count}" for reason, count in reasons][: len(shown) - 1]
+    worded = ["wrong magic ×20", "truncated ×12", "bad checksum ×3"]
+    assert shown[:-1] == worded[: len(shown) - 1]
     assert shown[-1] in ("+1 more", "+2 more", "…")
     assert "Errors: 35: wrong magic ×20, truncated ×12, bad checksum ×3" in panel.details.cget("text")

@@ -51,6 +51,16 @@ KEYTABLE: tuple[tuple[str, str, str], ...] = (
     ("battery", "voltage", NUMBER),
     ("battery", "current", NUMBER),
 )
+# A key as (section, key).
+Key = tuple[str, str]
+KIND: dict[Key, str] = {(section, key): kind for section, key, kind in KEYTABLE}
+
+
+def dotted(entry: Key) -> str:
+    """``section.key``, or ``key`` at the top level: how a key is named in warnings and errors."""
+    section, key = entry
+    return f"{section}.{key}" if section else key
+
 
 # A full SITL state has about 60 strings and brackets; four times that still scans in about
 # 0.2 ms, and a larger message is not one a physics back end writes by hand.

@@ -26,7 +26,9 @@ from amc_rc_receiver.sim_bridge.demo_vehicle import (
 from amc_rc_receiver.sim_bridge.demo_vehicle_rules import RC_FAILSAFE_TIMEOUT_S, RcInput
 from amc_rc_receiver.sim_bridge.mavlink_link import LinkEndpoint
 from amc_rc_receiver.sim_bridge.physics_backend import PhysicsBackend
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.protocol_names import ARDUPILOT_JSON
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 
 DEMO_RELAY_NAME = "SITL JSON (demo)"
 
@@ -60,7 +62,7 @@ class DemoSystem(StartStop):
         bound: list[StartStop] = [self._backend]
         try:
             self._relay = UdpRelay(
-                RelayConfig(name=DEMO_RELAY_NAME, protocol="ardupilot-json", target=self._backend.address),
+                RelayConfig(name=DEMO_RELAY_NAME, protocol=ARDUPILOT_JSON, target=self._backend.address),
                 clock=clock,
             )
             bound.append(self._relay)

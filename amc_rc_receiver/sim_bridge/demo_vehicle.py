@@ -29,7 +29,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_UNKNOWN
 from amc_rc_receiver.sim_bridge._service import ThreadedService, bind_udp, drain_udp, local_address
-from amc_rc_receiver.sim_bridge.ardupilot_json import decode_state, encode_servo_packet
+from amc_rc_receiver.sim_bridge.ardupilot_json import decode_state
 from amc_rc_receiver.sim_bridge.demo_gcs_protocol import GcsProtocol
 from amc_rc_receiver.sim_bridge.demo_identity import FirmwareIdentity
 from amc_rc_receiver.sim_bridge.demo_parameter_store import ParameterStore, default_parameters
@@ -44,6 +44,7 @@ from amc_rc_receiver.sim_bridge.demo_vehicle_rules import (
 )
 from amc_rc_receiver.sim_bridge.errors import CodecError
 from amc_rc_receiver.sim_bridge.mavlink_link import LinkEndpoint, MavlinkLink, UdpLink, open_link
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import encode_servo_packet
 
 MAV_TYPE_QUADROTOR: int = mavlink2.MAV_TYPE_QUADROTOR
 MAV_TYPE_GROUND_ROVER: int = mavlink2.MAV_TYPE_GROUND_ROVER

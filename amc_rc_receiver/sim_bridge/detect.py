@@ -1,13 +1,13 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Recognise which simulator protocol a datagram belongs to from its content alone.
+"""Recognise a simulator protocol's datagrams from their content alone, one check per protocol.
 
-The checks run from cheapest and most specific to most permissive, so the answer is
-deterministic: SITL servo packets (exact size and magic), SITL JSON text (optional whitespace,
-then ``{``, valid UTF-8), RflySim (exact length plus the checksum that length must carry), and
-last XRP (a successful strict decode, since its header has no magic).  The same checks tell the
-relay whether a datagram is good enough to learn the return peer from.  Every check does bounded
-work on any datagram: the XRP decode stops at its block limit.
+Each check does bounded work on any datagram: SITL servo packets (exact size and magic), SITL
+JSON text (optional whitespace, then ``{``, valid UTF-8), RflySim (exact length plus the checksum
+that length must carry), XRP (a successful strict decode, since its header has no magic; the
+decode stops at its block limit).  The protocol table (``protocols``) orders them, from cheapest
+and most specific to most permissive, to detect a datagram's protocol, and uses them to tell the
+relay whether a datagram is good enough to learn the return peer from.
 """
 
 from __future__ import annotations
@@ -15,17 +15,12 @@ from __future__ import annotations
 import struct
 
 from amc_rc_receiver.sim_bridge import rflysim, xrp
-from amc_rc_receiver.sim_bridge.ardupilot_json import MAGIC_16, MAGIC_32
+from amc_rc_receiver.sim_bridge.ardupilot_json import JSON_WHITE_SPACE
 from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import MAGIC_16, MAGIC_32, SERVO_16_LENGTH, SERVO_32_LENGTH
 
-ARDUPILOT_JSON = "ardupilot-json"
-RFLYSIM = "rflysim"
-XRP = "xrp"
-AUTO = "auto"
-
-_SERVO_MAGIC_BY_LENGTH = {40: MAGIC_16, 72: MAGIC_32}
+_SERVO_MAGIC_BY_LENGTH = {SERVO_16_LENGTH: MAGIC_16, SERVO_32_LENGTH: MAGIC_32}
 _HEAD = struct.Struct("<H")
-_JSON_LEADING_SPACE = b" \t\r\n"
 
 
 def is_servo_packet(data: bytes) -> bool:
@@ -36,7 +31,7 @@ def is_servo_packet(data: bytes) -> bool:
 
 def looks_like_json(data: bytes) -> bool:
     """Optional whitespace, then ``{``, and the whole datagram is UTF-8 text."""
-    start = len(data) - len(data.lstrip(_JSON_LEADING_SPACE))
+    start = len(data) - len(data.lstrip(JSON_WHITE_SPACE))
     if start >= len(data) or data[start] != 0x7B:  # "{"
         return False
     try:
@@ -61,34 +56,4 @@ def is_xrp_packet(data: bytes) -> bool:
         xrp.decode(data)
     except CodecError:
         return False
-    return True
-
-
-def detect_protocol(data: bytes) -> str | None:
-    """The protocol name whose check ``data`` passes first, or None when none does."""
-    if not data:
-        return None
-    if is_servo_packet(data) or looks_like_json(data):
-        return ARDUPILOT_JSON
-    if is_rflysim_packet(data):
-        return RFLYSIM
-    if is_xrp_packet(data):
-        return XRP
-    return None
-
-
-def is_valid_peer_packet(protocol: str, data: bytes) -> bool:
-    """Whether a datagram from the peer side is valid enough to learn the return peer from.
-
-    SITL's peer sends servo packets; RflySim and XRP peers send their own protocol; for
-    ``"auto"`` any non-empty datagram counts.
-    """
-    if not data:
-        return False
-    if protocol == ARDUPILOT_JSON:
-        return is_servo_packet(data)
-    if protocol == RFLYSIM:
-        return is_rflysim_packet(data)
-    if protocol == XRP:
-        return is_xrp_packet(data)
     return True

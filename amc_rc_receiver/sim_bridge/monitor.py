@@ -13,6 +13,8 @@ the next poll.  Each step always makes some progress (one chunk, one decode) and
 link goes first, so nothing starves however small the budget.  A poll therefore costs at most
 the budget plus one chunk and one decode, plus O(links) to build the snapshot.
 
+Snapshots hold plain data: reasons are keys (``CodecError.reason``, the relay's ``REASON_*``,
+the monitor's own in ``snapshot``) and frames are ``frame_summary`` values; the views word them.
 Decode errors are the relay's header-level checks of every datagram (exact), plus the content
 errors (JSON keys and values, XRP blocks) found in the frames decoded for display.  Every error
 tally is capped in distinct reasons, frame summaries are capped in size, and a fault anywhere
@@ -26,23 +28,18 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from amc_rc_receiver import _
-from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
+from amc_rc_receiver.sim_bridge import protocols
 from amc_rc_receiver.sim_bridge.capture_ring import CaptureRecord
-from amc_rc_receiver.sim_bridge.detect import ARDUPILOT_JSON, AUTO, RFLYSIM, XRP
 from amc_rc_receiver.sim_bridge.errors import CodecError
-from amc_rc_receiver.sim_bridge.relay import (
-    REASON_EMPTY,
-    REASON_INTERNAL,
-    REASON_OVERSIZE,
-    REASON_PORT_UNREACHABLE,
-    REASON_RECEIVE_FAILED,
-    REASON_SEND_FAILED,
-    RelayCounters,
-    UdpRelay,
-    format_address,
-)
+from amc_rc_receiver.sim_bridge.frame_summary import summarise
+from amc_rc_receiver.sim_bridge.protocol_names import AUTO
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_addresses import format_address
+from amc_rc_receiver.sim_bridge.relay_counters import RelayCounters
 from amc_rc_receiver.sim_bridge.snapshot import (
+    REASON_MONITOR_FAULT,
+    REASON_NO_PEER,
+    REASON_TRUNCATED_CAPTURES,
     BridgeSnapshot,
     Direction,
     DirectionSnapshot,
@@ -51,103 +48,26 @@ from amc_rc_receiver.sim_bridge.snapshot import (
 )
 from amc_rc_receiver.sim_bridge.traffic import (
     MAX_REASONS,
-    MAX_SENDERS_TRACKED,
     REASON_OTHER,
     DirectionTraffic,
-    RateWindow,
     count_reason,
 )
-from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
-
-__all__ = [
-    "DEFAULT_BUDGET_S",
-    "MAX_SENDERS_TRACKED",
-    "REASON_DECODER_FAULT",
-    "REASON_UNRECOGNISED",
-    "BridgeMonitor",
-    "RateWindow",
-    "reason_label",
-    "summarise",
-]
+from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT
 
 # A poll's budget: with one chunk, one decode and the panel's render on top it stays well under a
 # 16 ms frame, and at the panel's 4 polls a second it leaves the UI thread 98 % of its time.
 DEFAULT_BUDGET_S = 0.004
 # Records taken from a ring between two readings of the work clock.
 _DRAIN_CHUNK = 64
-# Monitor-side reason keys (codec reasons come from CodecError.reason).
-REASON_MONITOR_FAULT = "monitor-fault"
-_REASON_NO_PEER = "no-peer"
-_REASON_TRUNCATED_CAPTURES = "truncated-captures"
-_PWM_SHOWN = 8
-# Frame summaries are bounded whatever a datagram holds, so drawing one is bounded too.
-_WARNINGS_SHOWN = 5
-_WARNING_CHARS = 240
-_BLOCKS_SHOWN = 12
-_WHITE_SPACE = b" \t\r\n"
 
 
-def reason_label(reason: str) -> str:
-    """A person's words for a codec or relay reason key (unknown keys are shown readably)."""
-    labels = {
-        "length": _("wrong length"),
-        "magic": _("wrong magic"),
-        "checksum": _("bad checksum"),
-        "truncated": _("truncated"),
-        "trailing-bytes": _("trailing bytes"),
-        "json": _("invalid JSON"),
-        "missing-key": _("missing key"),
-        "short-vector": _("short vector"),
-        "long-vector": _("long vector"),
-        "encoding": _("not UTF-8 text"),
-        "number": _("bad number"),
-        "type": _("wrong value type"),
-        "block-overrun": _("block runs past the end"),
-        "block-size": _("wrong block size"),
-        "size-zero": _("block size zero"),
-        "empty": _("empty datagram"),
-        "length-field": _("wrong length field"),
-        "value": _("value out of range"),
-        REASON_UNRECOGNISED: _("unrecognised content"),
-        REASON_DECODER_FAULT: _("decoder fault"),
-        REASON_MONITOR_FAULT: _("monitor fault"),
-        REASON_OTHER: _("other"),
-        REASON_PORT_UNREACHABLE: _("ICMP port unreachable"),
-        REASON_OVERSIZE: _("oversize datagram"),
-        REASON_EMPTY: _("empty datagram"),
-        REASON_SEND_FAILED: _("send failed"),
-        REASON_RECEIVE_FAILED: _("receive failed"),
-        REASON_INTERNAL: _("internal relay error"),
-        _REASON_NO_PEER: _("reply before any peer"),
-        _REASON_TRUNCATED_CAPTURES: _("captures truncated"),
-    }
-    return labels.get(reason, reason.replace("-", " "))
-
-
-def _labelled(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    """(label, count) pairs, most frequent first, at most MAX_REASONS of them."""
+def _ranked(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """(reason key, count) pairs, most frequent first, at most MAX_REASONS of them."""
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     if len(ordered) > MAX_REASONS:
         rest = sum(count for _reason, count in ordered[MAX_REASONS - 1 :])
         ordered = [*ordered[: MAX_REASONS - 1], (REASON_OTHER, rest)]
-    return tuple((reason_label(reason), count) for reason, count in ordered)
-
-
-def _decode(protocol: str, data: bytes) -> object:
-    """The full decode of a record whose header checks passed for ``protocol``."""
-    if protocol == ARDUPILOT_JSON:
-        if data.lstrip(_WHITE_SPACE)[:1] == b"{":
-            return ardupilot_json.decode_state(data)
-        return ardupilot_json.decode_servo_packet(data)
-    if protocol == XRP:
-        return xrp.decode(data)
-    if protocol == RFLYSIM:
-        return rflysim.decode(data)
-    raise CodecError(
-        _("no decoder for {protocol}").format(protocol=protocol),
-        protocol=protocol,
-        reason=REASON_UNRECOGNISED,
-    )
+    return tuple(ordered)
 
 
 class _DirectionView:
@@ -169,7 +89,7 @@ class _DirectionView:
         if record is None or record.protocol is None:
             return
         try:
-            self.summary = summarise(_decode(record.protocol, record.data))
+            self.summary = summarise(protocols.decode(record.protocol, record.data))
         except CodecError as error:
             count_reason(self.errors, error.reason)
         except Exception:  # a decoder bug costs one count, never the panel
@@ -186,7 +106,7 @@ class _DirectionView:
             bytes=traffic.bytes,
             packets_per_s=packets_per_s,
             bytes_per_s=bytes_per_s,
-            decode_errors=_labelled(errors),
+            decode_errors=_ranked(errors),
             checksum_failures=traffic.checksum_failures,
             frame_repeats=traffic.frame_repeats,
             frame_gaps=traffic.frame_gaps,
@@ -281,12 +201,12 @@ class _LinkState:
     def _relay_errors(self, counters: RelayCounters) -> tuple[tuple[str, int], ...]:
         errors = dict(counters.errors)
         if counters.replies_without_peer:
-            errors[_REASON_NO_PEER] = counters.replies_without_peer
+            errors[REASON_NO_PEER] = counters.replies_without_peer
         if counters.truncated_captures:
-            errors[_REASON_TRUNCATED_CAPTURES] = counters.truncated_captures
+            errors[REASON_TRUNCATED_CAPTURES] = counters.truncated_captures
         if self.faults:
             errors[REASON_MONITOR_FAULT] = self.faults
-        return _labelled(errors)
+        return _ranked(errors)
 
 
 class BridgeMonitor:
@@ -386,135 +306,3 @@ class BridgeMonitor:
 
     def _build(self, now: float, links: list[_LinkState]) -> BridgeSnapshot:
         return BridgeSnapshot(links=tuple(link.snapshot(now) for link in links), now=now)
-
-
-# --------------------------------------------------------------------------- frame summaries
-
-
-def summarise(frame: object) -> FrameSummary | None:
-    """Display fields for a decoded frame of any supported protocol (None for nothing yet)."""
-    if isinstance(frame, ardupilot_json.ServoPacket):
-        return _summarise_servo(frame)
-    if isinstance(frame, ardupilot_json.FdmState):
-        return _summarise_state(frame)
-    if isinstance(frame, xrp.XrpPacket):
-        return _summarise_xrp(frame)
-    if isinstance(frame, rflysim.SilIntFloat):
-        return FrameSummary(
-            "rflysim-sil",
-            ((_("copter id"), str(frame.copter_id)), (_("checksum"), str(frame.checksum))),
-        )
-    if isinstance(frame, rflysim.TrueState):
-        return FrameSummary(
-            "rflysim-true-state",
-            (
-                (_("copter id"), str(frame.copter_id)),
-                (_("checksum"), str(rflysim.TRUE_STATE_CHECKSUM)),
-                (_("time"), _("{seconds:.3f} s").format(seconds=frame.runned_time)),
-            ),
-        )
-    if isinstance(frame, rflysim.NetDataShort):
-        return FrameSummary(
-            "rflysim-net-data-short",
-            (
-                (_("copter id"), str(frame.copter_id)),
-                (_("checksum"), _("none (tg {tg})").format(tg=frame.tg)),
-                (_("time"), _("{seconds:.3f} s").format(seconds=frame.runned_time)),
-            ),
-        )
-    if isinstance(frame, rflysim.SimpleTimeState):
-        return FrameSummary(
-            "rflysim-simple-time",
-            (
-                (_("copter id"), str(frame.copter_id)),
-                (_("time"), _("{seconds:.3f} s").format(seconds=frame.runned_time)),
-            ),
-        )
-    if isinstance(frame, rflysim.OutCopterData | rflysim.GpsOrigin):
-        kind = "rflysim-out-copter" if isinstance(frame, rflysim.OutCopterData) else "rflysim-gps-origin"
-        return FrameSummary(kind, ((_("copter id"), str(frame.copter_id)),))
-    if isinstance(frame, rflysim.CrashReport):
-        return FrameSummary(
-            "rflysim-crash-report",
-            ((_("copter id"), str(frame.copter_id)), (_("target"), str(frame.target_id))),
-        )
-    if isinstance(frame, rflysim.RecognisedPacket):
-        return FrameSummary(
-            "rflysim",
-            (
-                (_("packet"), frame.name),
-                (_("length"), str(frame.length)),
-                (_("decoded"), _("no: its values mean what the user's model makes of them")),
-            ),
-        )
-    # A frame kind this monitor does not know yet is still shown by name rather than not at all.
-    return None if frame is None else FrameSummary(type(frame).__name__)
-
-
-def _summarise_servo(packet: ardupilot_json.ServoPacket) -> FrameSummary:
-    return FrameSummary(
-        f"servo{len(packet.pwm)}",
-        (
-            (_("frame count"), str(packet.frame_count)),
-            (_("frame rate"), _("{rate} Hz").format(rate=packet.frame_rate)),
-            (_("PWM 1-8"), " ".join(str(pwm) for pwm in packet.pwm[:_PWM_SHOWN])),
-        ),
-    )
-
-
-def _summarise_state(state: ardupilot_json.FdmState) -> FrameSummary:
-    if state.rc is None:
-        rc_text = _("none")
-    else:
-        rc_text = " ".join("-" if value is None else f"{value:g}" for value in state.rc)
-    return FrameSummary(
-        "json-state",
-        (
-            (_("timestamp"), _("{seconds:.3f} s").format(seconds=state.timestamp)),
-            (_("RC channels"), rc_text),
-        ),
-        warnings=_bounded_warnings(state.warnings),
-    )
-
-
-def _bounded_warnings(warnings: Sequence[str]) -> tuple[str, ...]:
-    shown = [
-        warning if len(warning) <= _WARNING_CHARS else warning[: _WARNING_CHARS - 1] + "…"
-        for warning in warnings[:_WARNINGS_SHOWN]
-    ]
-    if len(warnings) > _WARNINGS_SHOWN:
-        shown.append(_("and {count} more warnings").format(count=len(warnings) - _WARNINGS_SHOWN))
-    return tuple(shown)
-
-
-def _block_label(block: xrp.XrpBlock) -> str:
-    if isinstance(block, xrp.MotorBlock):
-        return _("motor {id}").format(id=block.id)
-    if isinstance(block, xrp.ServoBlock):
-        return _("servo {id}").format(id=block.id)
-    if isinstance(block, xrp.DioBlock):
-        return _("DIO {channel}").format(channel=block.channel)
-    if isinstance(block, xrp.AnalogBlock):
-        return _("analog {id}").format(id=block.id)
-    if isinstance(block, xrp.GyroBlock):
-        return _("gyro")
-    if isinstance(block, xrp.AccelBlock):
-        return _("accel")
-    if isinstance(block, xrp.EncoderBlock):
-        return _("encoder {id}").format(id=block.id)
-    return _("tag 0x{tag:02X}").format(tag=block.tag)
-
-
-def _summarise_xrp(packet: xrp.XrpPacket) -> FrameSummary:
-    every = packet.blocks
-    blocks = ", ".join(_block_label(block) for block in every[:_BLOCKS_SHOWN]) or _("none")
-    if len(every) > _BLOCKS_SHOWN:
-        blocks = _("{blocks} and {count} more").format(blocks=blocks, count=len(every) - _BLOCKS_SHOWN)
-    return FrameSummary(
-        "xrp",
-        (
-            (_("sequence"), str(packet.sequence)),
-            (_("control"), str(packet.control)),
-            (_("blocks"), blocks),
-        ),
-    )

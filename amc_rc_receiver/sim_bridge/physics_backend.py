@@ -37,16 +37,11 @@ from amc_rc_receiver.sim_bridge._service import (
     drain_udp,
     local_address,
 )
-from amc_rc_receiver.sim_bridge.ardupilot_json import (
-    FdmState,
-    decode_servo_packet,
-    encode_state,
-)
+from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState, encode_state
 from amc_rc_receiver.sim_bridge.demo_transmitter import Transmitter
 from amc_rc_receiver.sim_bridge.errors import CodecError
 from amc_rc_receiver.sim_bridge.sitl_rc_input import RC_INPUT_BASE_PORT, RcInputSender
-
-SITL_JSON_BASE_PORT = 9002
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import SITL_JSON_BASE_PORT, decode_servo_packet
 
 STANDARD_GRAVITY = 9.80665
 # Bounds per wake-up and per bookkeeping table, so a flood never grows memory or starves stop().

@@ -22,6 +22,12 @@ dataclass.  Every kind of PROTOCOLS.md C.3/C.4 is recognised; what happens to it
 Re-encoding a decoded frame (``encode``) gives back the exact bytes, alignment pad and spare
 bytes included; the one exception is a float32 signalling NaN, which Python's float conversion
 turns quiet.  Every datagram costs one length lookup, one checksum lookup and at most one unpack.
+
+Why this module is long: it is one table and what the table names.  Each row ties a (length,
+checksum) to a frame class, its ``struct`` layout and the function that builds the frame, and
+``decode``/``encode`` are two short walks of that table; the frame classes are read beside the
+row that lays them out, so splitting them off would put every layout in one file and its fields
+in another.
 """
 
 from __future__ import annotations
@@ -33,8 +39,7 @@ from typing import Any
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge.errors import CodecError, size_mismatch
-
-PROTOCOL = "rflysim"
+from amc_rc_receiver.sim_bridge.protocol_names import RFLYSIM as PROTOCOL
 
 SIL_CHECKSUM = 1234567897
 TRUE_STATE_CHECKSUM = 123456789

@@ -3,7 +3,9 @@
 """Immutable per-link traffic snapshots handed from the bridge monitor to any front end.
 
 The monitor owns the counting; these records only carry its results across the model/view
-boundary, so they hold numbers, strings, enums and tuples and compare by value.
+boundary, so they hold numbers, strings, enums and tuples and compare by value.  They carry no
+wording: reasons are stable keys and frame fields are keyed values, which the views put into
+words (``bridge_texts``).
 """
 
 from __future__ import annotations
@@ -23,18 +25,50 @@ class Direction(Enum):
     FROM_TARGET = "from_target"
 
 
+# Reason keys the monitor adds to the codecs' (``CodecError.reason``) and the relay's.
+REASON_MONITOR_FAULT = "monitor-fault"
+REASON_NO_PEER = "no-peer"
+REASON_TRUNCATED_CAPTURES = "truncated-captures"
+
+
+class FrameField:
+    """The keys of a frame summary's fields (plain strings); the views word and format the values."""
+
+    FRAME_COUNT = "frame_count"  # int
+    FRAME_RATE = "frame_rate"  # int, Hz
+    PWM = "pwm"  # tuple of int µs, the first channels
+    TIMESTAMP = "timestamp"  # float, s
+    RC = "rc"  # tuple of float or None (rc_1..), or None for no "rc" object
+    COPTER_ID = "copter_id"  # int
+    CHECKSUM = "checksum"  # int
+    NO_CHECKSUM_TG = "no_checksum_tg"  # int: no checksum, this tg field instead
+    TIME = "time"  # float, s
+    TARGET_ID = "target_id"  # int
+    PACKET = "packet"  # str, the RflySim packet name
+    LENGTH = "length"  # int, bytes
+    DECODED = "decoded"  # bool
+    SEQUENCE = "sequence"  # int
+    CONTROL = "control"  # int
+    BLOCKS = "blocks"  # (tuple of (block kind, number or None), total number of blocks)
+
+
+FieldValue = str | int | float | bool | tuple[object, ...] | None
+
+
 @dataclass(frozen=True)
 class FrameSummary:
-    """Key fields of the last decoded frame, already formatted for display.
+    """Key fields of the last decoded frame, as plain values bounded in size.
 
     ``kind`` names the frame class (e.g. ``"servo16"``, ``"json-state"``, ``"rflysim-sil"``,
-    ``"xrp"``); ``fields`` are (label, value) pairs in display order; ``warnings`` are decoder
-    warnings such as the SITL JSON parser pitfalls.
+    ``"xrp"``); ``fields`` are (key, value) pairs in display order; ``warnings`` are the first of
+    the decoder's warnings (such as the SITL JSON parser pitfalls), each cut to a bounded length,
+    and ``more_warnings`` how many more it gave.
     """
 
     kind: str
-    fields: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, FieldValue], ...] = ()
     warnings: tuple[str, ...] = ()
+    more_warnings: int = 0
 
 
 @dataclass(frozen=True)
@@ -47,7 +81,7 @@ class DirectionSnapshot:
     bytes: int = 0
     packets_per_s: float = 0.0
     bytes_per_s: float = 0.0
-    # (reason, count) pairs, most frequent first: the header checks of every datagram from the
+    # (reason key, count) pairs, most frequent first: the header checks of every datagram from the
     # expected sender, plus content errors found in the frames decoded for display.
     decode_errors: tuple[tuple[str, int], ...] = ()
     checksum_failures: int = 0
@@ -87,7 +121,8 @@ class LinkSnapshot:
     from_target: DirectionSnapshot
     unexpected_senders: int = 0
     dropped_captures: int = 0  # records lost because the capture ring was full
-    relay_errors: tuple[tuple[str, int], ...] = ()  # e.g. ICMP port unreachable, oversize
+    # (reason key, count) pairs, most frequent first: e.g. ICMP port unreachable, oversize.
+    relay_errors: tuple[tuple[str, int], ...] = ()
     running: bool = True
 
 

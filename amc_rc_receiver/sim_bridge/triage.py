@@ -10,25 +10,25 @@ reason (length, magic, checksum) a person needs; JSON text is checked for its fr
 UTF-8 between a leading ``{`` and a trailing ``}``); an XRP datagram for its 3-byte header.  What
 needs a real parse (JSON keys and values, XRP blocks) is left to the monitor, which decodes only
 the frames the panel shows.  The SITL frame_count and the XRP sequence come out of these checks,
-so their bookkeeping covers every datagram too.
+so their bookkeeping covers every datagram too.  Each check may raise ``CodecError``; the
+protocol table (``protocols.triage``) picks the check and turns any exception into a reason.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim
-from amc_rc_receiver.sim_bridge.detect import ARDUPILOT_JSON, AUTO, RFLYSIM, XRP, detect_protocol
-from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge import rflysim
+from amc_rc_receiver.sim_bridge.ardupilot_json import JSON_WHITE_SPACE
+from amc_rc_receiver.sim_bridge.protocol_names import ARDUPILOT_JSON, RFLYSIM, XRP
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import decode_servo_packet
+from amc_rc_receiver.sim_bridge.xrp import HEADER_LENGTH
 
 REASON_UNRECOGNISED = "unrecognised"
 REASON_DECODER_FAULT = "decoder-fault"
 REASON_JSON = "json"
 REASON_ENCODING = "encoding"
 REASON_TRUNCATED = "truncated"
-
-_WHITE_SPACE = b" \t\r\n"
-_XRP_HEADER = 3
 
 
 class Triage(NamedTuple):
@@ -40,47 +40,26 @@ class Triage(NamedTuple):
     sequence: int | None = None
 
 
-def triage(protocol: str, data: bytes) -> Triage:
-    """Check ``data`` for ``protocol`` (``"auto"`` detects it); never raises."""
-    try:
-        if protocol == AUTO:
-            found = detect_protocol(data)
-            if found is None:
-                return Triage(None, REASON_UNRECOGNISED)
-            protocol = found
-        check = _CHECKS.get(protocol)
-        if check is None:
-            return Triage(None, REASON_UNRECOGNISED)
-        return check(data)
-    except CodecError as error:
-        return Triage(None, error.reason)
-    except Exception:  # a codec bug must cost one count, not the relay thread
-        return Triage(None, REASON_DECODER_FAULT)
-
-
-def _sitl(data: bytes) -> Triage:
-    text = data.lstrip(_WHITE_SPACE)
+def check_ardupilot_json(data: bytes) -> Triage:
+    text = data.lstrip(JSON_WHITE_SPACE)
     if text[:1] == b"{":
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             return Triage(None, REASON_ENCODING)
-        if text.rstrip(_WHITE_SPACE)[-1:] != b"}":
+        if text.rstrip(JSON_WHITE_SPACE)[-1:] != b"}":
             return Triage(None, REASON_JSON)
         return Triage(ARDUPILOT_JSON)
-    packet = ardupilot_json.decode_servo_packet(data)
+    packet = decode_servo_packet(data)
     return Triage(ARDUPILOT_JSON, frame_count=packet.frame_count)
 
 
-def _rflysim(data: bytes) -> Triage:
+def check_rflysim(data: bytes) -> Triage:
     rflysim.decode(data)
     return Triage(RFLYSIM)
 
 
-def _xrp(data: bytes) -> Triage:
-    if len(data) < _XRP_HEADER:
+def check_xrp(data: bytes) -> Triage:
+    if len(data) < HEADER_LENGTH:
         return Triage(None, REASON_TRUNCATED)
     return Triage(XRP, sequence=data[0] << 8 | data[1])
-
-
-_CHECKS = {ARDUPILOT_JSON: _sitl, RFLYSIM: _rflysim, XRP: _xrp}

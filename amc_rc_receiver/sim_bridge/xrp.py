@@ -24,8 +24,7 @@ from dataclasses import dataclass
 
 from amc_rc_receiver import _
 from amc_rc_receiver.sim_bridge.errors import CodecError
-
-PROTOCOL = "xrp"
+from amc_rc_receiver.sim_bridge.protocol_names import XRP as PROTOCOL
 
 TAG_MOTOR = 0x12
 TAG_SERVO = 0x13
@@ -36,6 +35,8 @@ TAG_ACCEL = 0x17
 TAG_ENCODER = 0x18
 
 HEADER_LENGTH = 3
+# The XRP firmware listens here; WPILib's HALSIMXRP_PORT moves the robot program's side.
+XRP_PORT = 3540
 MAX_BLOCKS = 64
 
 

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sim_bridge import ardupilot_json
-from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState, ServoPacket
+from amc_rc_receiver.sim_bridge import ardupilot_json, sitl_servo_packet
+from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState
 from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import ServoPacket
 
 PWM16 = tuple(range(1000, 1016))
 PWM32 = tuple(range(1100, 1132))
@@ -87,10 +88,11 @@ class TestServoPackets:
         WHEN it is decoded and encoded again
         THEN magic, frame rate, frame count and 16 PWM values are read and the bytes are identical.
         """
-        packet = ardupilot_json.decode_servo_packet(servo16())
+        packet = sitl_servo_packet.decode_servo_packet(servo16())
         assert packet == ServoPacket(magic=18458, frame_rate=1200, frame_count=77, pwm=PWM16)
         assert (
-            ardupilot_json.encode_servo_packet(packet.frame_rate, packet.frame_count, packet.pwm) == servo16()
+            sitl_servo_packet.encode_servo_packet(packet.frame_rate, packet.frame_count, packet.pwm)
+            == servo16()
         )
 
     def test_32_channel_packet_decodes_and_reencodes_byte_exactly(self) -> None:
@@ -99,10 +101,11 @@ class TestServoPackets:
         WHEN it is decoded and encoded again
         THEN 32 PWM values are read and the bytes are identical.
         """
-        packet = ardupilot_json.decode_servo_packet(servo32())
+        packet = sitl_servo_packet.decode_servo_packet(servo32())
         assert packet == ServoPacket(magic=29569, frame_rate=400, frame_count=2**32 - 1, pwm=PWM32)
         assert (
-            ardupilot_json.encode_servo_packet(packet.frame_rate, packet.frame_count, packet.pwm) == servo32()
+            sitl_servo_packet.encode_servo_packet(packet.frame_rate, packet.frame_count, packet.pwm)
+            == servo32()
         )
 
     def test_a_decoded_servo_packet_is_an_immutable_hashable_value(self) -> None:
@@ -111,8 +114,8 @@ class TestServoPackets:
         WHEN the frames are compared, hashed and assigned to
         THEN they are equal with one hash, equal to no plain tuple, and refuse any change.
         """
-        first = ardupilot_json.decode_servo_packet(servo16())
-        second = ardupilot_json.decode_servo_packet(servo16())
+        first = sitl_servo_packet.decode_servo_packet(servo16())
+        second = sitl_servo_packet.decode_servo_packet(servo16())
         assert first == second
         assert len({first, second}) == 1
         assert first != (18458, 1200, 77, PWM16)  # type: ignore[comparison-overlap]
@@ -159,7 +162,7 @@ class TestServoPackets:
         THEN the CodecError has the stable reason and exactly the expected sentence.
         """
         with pytest.raises(CodecError) as caught:
-            ardupilot_json.decode_servo_packet(data)
+            sitl_servo_packet.decode_servo_packet(data)
         assert (caught.value.protocol, caught.value.reason, str(caught.value)) == (
             "ardupilot-json",
             reason,
@@ -176,7 +179,7 @@ class TestServoPackets:
         THEN a CodecError with reason "value" says why.
         """
         with pytest.raises(CodecError, match=match) as caught:
-            ardupilot_json.encode_servo_packet(400, 1, pwm)
+            sitl_servo_packet.encode_servo_packet(400, 1, pwm)
         assert caught.value.reason == "value"
 
 
@@ -834,7 +837,7 @@ class TestProperties:
         WHEN they are decoded as a servo packet
         THEN a ServoPacket or a CodecError comes out, never another exception.
         """
-        outcome = decode_outcome(ardupilot_json.decode_servo_packet, data)
+        outcome = decode_outcome(sitl_servo_packet.decode_servo_packet, data)
         assert isinstance(outcome, ServoPacket | CodecError)
 
     @given(st.binary(max_size=300) | st.text(max_size=200).map(str.encode))
@@ -879,8 +882,8 @@ class TestProperties:
         WHEN they are encoded and decoded
         THEN the same values come back with the magic that matches the channel count.
         """
-        packet = ardupilot_json.decode_servo_packet(
-            ardupilot_json.encode_servo_packet(frame_rate, frame_count, pwm)
+        packet = sitl_servo_packet.decode_servo_packet(
+            sitl_servo_packet.encode_servo_packet(frame_rate, frame_count, pwm)
         )
         expected_magic = 18458 if len(pwm) == 16 else 29569
         assert packet == ServoPacket(expected_magic, frame_rate, frame_count, tuple(pwm))

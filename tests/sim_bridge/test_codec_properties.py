@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, detect, rflysim, xrp
+from amc_rc_receiver.sim_bridge import ardupilot_json, detect, protocols, rflysim, sitl_servo_packet, xrp
 from amc_rc_receiver.sim_bridge.errors import CodecError
 
 MAX_DATAGRAM = 65_536
@@ -34,11 +34,11 @@ PROPERTY = settings(
 
 Decoder = Callable[[bytes], object]
 DECODERS: dict[str, Decoder] = {
-    "servo": ardupilot_json.decode_servo_packet,
+    "servo": sitl_servo_packet.decode_servo_packet,
     "json": ardupilot_json.decode_state,
     "rflysim": rflysim.decode,
     "xrp": xrp.decode,
-    "detect": detect.detect_protocol,
+    "detect": protocols.detect_protocol,
 }
 
 
@@ -255,13 +255,13 @@ class TestDetectionAgreesWithDecoding:
         THEN that protocol's decoder accepts it: a RflySim kind the detector knows decodes or is
         recognised, never a "wrong length" error.
         """
-        found = detect.detect_protocol(data)
+        found = protocols.detect_protocol(data)
         if found == "rflysim":
             assert isinstance(rflysim.decode(data), rflysim.RflySimFrame)
         elif found == "xrp":
             assert isinstance(xrp.decode(data), xrp.XrpPacket)
         elif found == "ardupilot-json" and detect.is_servo_packet(data):
-            assert isinstance(ardupilot_json.decode_servo_packet(data), ardupilot_json.ServoPacket)
+            assert isinstance(sitl_servo_packet.decode_servo_packet(data), sitl_servo_packet.ServoPacket)
 
 
 @pytest.mark.parametrize(

@@ -18,13 +18,10 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
-from amc_rc_receiver.sim_bridge.ardupilot_json import (
-    MAGIC_16,
-    decode_servo_packet,
-    decode_state,
-)
+from amc_rc_receiver.sim_bridge.ardupilot_json import decode_state
 from amc_rc_receiver.sim_bridge.demo import DemoSystem
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import MAGIC_16, decode_servo_packet
 from amc_rc_receiver.sim_bridge.snapshot import Direction
 
 DEADLINE_S = 10.0

@@ -18,11 +18,7 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.sim_bridge.ardupilot_json import (
-    FdmState,
-    decode_servo_packet,
-    encode_state,
-)
+from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState, encode_state
 from amc_rc_receiver.sim_bridge.demo_vehicle import (
     RADIO_FAILSAFE_CLEARED_TEXT,
     RADIO_FAILSAFE_TEXT,
@@ -33,6 +29,7 @@ from amc_rc_receiver.sim_bridge.demo_vehicle import (
     StreamTable,
 )
 from amc_rc_receiver.sim_bridge.demo_vehicle_rules import data_stream_messages
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import decode_servo_packet
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 

@@ -16,13 +16,12 @@ from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge import rflysim
 from amc_rc_receiver.sim_bridge.detect import (
-    detect_protocol,
     is_rflysim_packet,
     is_servo_packet,
-    is_valid_peer_packet,
     is_xrp_packet,
     looks_like_json,
 )
+from amc_rc_receiver.sim_bridge.protocols import detect_protocol, is_valid_peer_packet
 
 
 def servo16(frame_count: int = 1, magic: int = 18458) -> bytes:

@@ -20,9 +20,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge import ardupilot_json
-from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor, RateWindow
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, RelayCounters, UdpRelay
-from amc_rc_receiver.sim_bridge.snapshot import BridgeSnapshot, LinkSnapshot
+from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
+from amc_rc_receiver.sim_bridge.relay_counters import RelayCounters
+from amc_rc_receiver.sim_bridge.snapshot import (
+    REASON_MONITOR_FAULT,
+    REASON_NO_PEER,
+    REASON_TRUNCATED_CAPTURES,
+    BridgeSnapshot,
+    FrameField,
+    LinkSnapshot,
+)
+from amc_rc_receiver.sim_bridge.traffic import RateWindow
+from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, wait_for
 
 
@@ -194,7 +205,7 @@ def test_poll_stops_at_its_time_budget_and_carries_the_rest_to_the_next_tick(soc
     assert 0 < carried < 300
     assert polls > 1
     assert last.last_frame is not None
-    assert dict(last.last_frame.fields)["frame count"] == "299"
+    assert dict(last.last_frame.fields)[FrameField.FRAME_COUNT] == 299
 
 
 def test_counts_rates_and_error_reasons_are_exact_before_any_record_is_drained(sockets, relays) -> None:
@@ -211,7 +222,7 @@ def test_counts_rates_and_error_reasons_are_exact_before_any_record_is_drained(s
     for direction in (monitor.snapshot.links[0].from_peer, monitor.poll().links[0].from_peer):
         assert (direction.packets, direction.bytes) == (5, 4 * 40 + 39)
         assert direction.packets_per_s == 5.0
-        assert direction.decode_errors == (("wrong magic", 1), ("truncated", 1))
+        assert direction.decode_errors == (("magic", 1), ("truncated", 1))
         assert direction.frame_gaps == 2  # 1 to 3 (2 was cut short) and 3 to 5
 
 
@@ -283,7 +294,7 @@ def test_a_flood_from_an_unexpected_sender_is_counted_but_never_recorded_or_deco
     assert link.from_peer.decode_errors == ()
     assert link.from_peer.senders_seen == 2
     assert link.from_peer.last_frame is not None
-    assert dict(link.from_peer.last_frame.fields)["frame count"] == "7"
+    assert dict(link.from_peer.last_frame.fields)[FrameField.FRAME_COUNT] == 7
     assert relay.pending_records == 0
     assert link.peer == f"{LOOPBACK}:{address_of(peer)[1]}"
 
@@ -308,8 +319,8 @@ def test_only_the_newest_frame_of_a_direction_is_decoded_and_only_once(sockets, 
 
     assert first.decode_errors == ()
     assert first.last_frame is not None
-    assert dict(first.last_frame.fields)["timestamp"] == "2.500 s"
-    assert second.decode_errors == (("missing key", 1),)
+    assert dict(first.last_frame.fields)[FrameField.TIMESTAMP] == 2.5
+    assert second.decode_errors == (("missing-key", 1),)
     assert second.last_frame == first.last_frame
     assert second.packets == 22
 
@@ -317,9 +328,9 @@ def test_only_the_newest_frame_of_a_direction_is_decoded_and_only_once(sockets, 
 # --------------------------------------------------------------------------- decode errors
 
 
-def test_decode_errors_are_counted_by_readable_reason(sockets, relays) -> None:
+def test_decode_errors_are_counted_by_reason_key(sockets, relays) -> None:
     """GIVEN a SITL link WHEN a short servo packet, a wrong magic and broken JSON pass
-    THEN each direction lists the reasons in words, most frequent first."""
+    THEN each direction lists the reason keys, most frequent first."""
     clock = FakeClock()
     peer, target = sockets(), sockets()
     relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)), clock=clock)
@@ -336,9 +347,9 @@ def test_decode_errors_are_counted_by_readable_reason(sockets, relays) -> None:
     snapshot = poll_until(monitor, lambda s: link_packets(s) == (4, 1), "4 + 1 packets")
 
     link = snapshot.links[0]
-    assert link.from_peer.decode_errors == (("truncated", 2), ("wrong magic", 1))
+    assert link.from_peer.decode_errors == (("truncated", 2), ("magic", 1))
     assert link.from_peer.decode_error_total == 3
-    assert link.from_target.decode_errors == (("invalid JSON", 1),)
+    assert link.from_target.decode_errors == (("json", 1),)
 
 
 def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
@@ -354,11 +365,11 @@ def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
     )
 
     assert direction.checksum_failures == 1
-    assert direction.decode_errors == (("bad checksum", 1),)
+    assert direction.decode_errors == (("checksum", 1),)
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "rflysim-sil"
-    assert dict(direction.last_frame.fields)["copter id"] == "3"
-    assert dict(direction.last_frame.fields)["checksum"] == "1234567897"
+    assert dict(direction.last_frame.fields)[FrameField.COPTER_ID] == 3
+    assert dict(direction.last_frame.fields)[FrameField.CHECKSUM] == 1234567897
 
 
 def test_a_capture_cut_by_the_recording_limit_is_still_checked_in_full_but_not_shown(sockets, relays) -> None:
@@ -375,7 +386,7 @@ def test_a_capture_cut_by_the_recording_limit_is_still_checked_in_full_but_not_s
     assert link.from_peer.bytes == 72
     assert link.from_peer.decode_errors == ()
     assert link.from_peer.last_frame is None
-    assert ("captures truncated", 1) in link.relay_errors
+    assert (REASON_TRUNCATED_CAPTURES, 1) in link.relay_errors
 
 
 # --------------------------------------------------------------------------- protocol bookkeeping
@@ -397,9 +408,9 @@ def test_sitl_frame_count_repeats_gaps_and_resets_are_counted(sockets, relays) -
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "servo16"
     fields = dict(direction.last_frame.fields)
-    assert fields["frame count"] == "1"
-    assert fields["frame rate"] == "400 Hz"
-    assert fields["PWM 1-8"] == "1100 1110 1120 1130 1140 1150 1160 1170"
+    assert fields[FrameField.FRAME_COUNT] == 1
+    assert fields[FrameField.FRAME_RATE] == 400
+    assert fields[FrameField.PWM] == (1100, 1110, 1120, 1130, 1140, 1150, 1160, 1170)
 
 
 def test_a_stray_senders_frame_counts_do_not_disturb_the_peers_bookkeeping(sockets, relays) -> None:
@@ -451,7 +462,8 @@ def test_xrp_sequence_gaps_and_stale_datagrams_are_counted_across_the_wrap(socke
     assert (direction.sequence_gaps, direction.stale_sequences) == (1, 2)
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "xrp"
-    assert dict(direction.last_frame.fields) == {"sequence": "3", "control": "1", "blocks": "motor 0, DIO 0"}
+    blocks = ((("motor", 0), ("dio", 0)), 2)
+    assert dict(direction.last_frame.fields) == {"sequence": 3, "control": 1, "blocks": blocks}
 
 
 def test_a_restarted_xrp_sender_is_followed_after_a_few_stale_datagrams(sockets, relays) -> None:
@@ -485,7 +497,7 @@ def test_json_state_summary_shows_timestamp_rc_and_the_decoder_warnings(sockets,
 
     assert frame is not None
     assert frame.kind == "json-state"
-    assert dict(frame.fields) == {"timestamp": "2.500 s", "RC channels": "1500 1600"}
+    assert dict(frame.fields) == {"timestamp": 2.5, "rc": (1500.0, 1600.0)}
     assert frame.warnings == ardupilot_json.decode_state(JSON_STATE).warnings
 
 
@@ -511,7 +523,7 @@ def test_auto_links_detect_each_datagram_and_flag_unrecognised_ones(sockets, rel
     assert second.detected_protocol == "xrp"
     assert second.from_peer.last_frame is not None
     assert second.from_peer.last_frame.kind == "xrp"
-    assert second.from_peer.decode_errors == (("unrecognised content", 1),)
+    assert second.from_peer.decode_errors == ((REASON_UNRECOGNISED, 1),)
     assert second.protocol == "auto"
 
 
@@ -551,7 +563,7 @@ def test_replies_without_peer_and_dropped_captures_are_reported(sockets, relays)
 
     link = poll_until(monitor, lambda s: s.links[0].from_target.packets == 2, "2 replies").links[0]
 
-    assert ("reply before any peer", 2) in link.relay_errors
+    assert (REASON_NO_PEER, 2) in link.relay_errors
     assert link.dropped_captures == 1
     assert link.peer is None
 
@@ -602,7 +614,7 @@ def test_a_decoder_fault_is_counted_and_the_monitor_keeps_decoding(sockets, rela
     send_all(sender, relay, [JSON_STATE])
     recovered = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
 
-    assert faulted.from_peer.decode_errors == (("decoder fault", 1),)
+    assert faulted.from_peer.decode_errors == ((REASON_DECODER_FAULT, 1),)
     assert recovered.from_peer.last_frame is not None
     assert recovered.from_peer.last_frame.kind == "json-state"
 
@@ -621,7 +633,7 @@ def test_a_relay_that_fails_to_report_is_counted_and_the_other_links_stay_live(s
         snapshot = poll_until(monitor, lambda s: s.links[1].from_peer.packets == 1, "healthy traffic")
 
         assert [link.name for link in snapshot.links] == ["faulty", "healthy"]
-        assert dict(snapshot.links[0].relay_errors)["monitor fault"] >= 1
+        assert dict(snapshot.links[0].relay_errors)[REASON_MONITOR_FAULT] >= 1
         assert snapshot.links[1].relay_errors == ()
     finally:
         faulty.stop()

@@ -15,11 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sim_bridge.ardupilot_json import (
-    FdmState,
-    decode_state,
-    encode_servo_packet,
-)
+from amc_rc_receiver.sim_bridge.ardupilot_json import FdmState, decode_state
 from amc_rc_receiver.sim_bridge.demo_transmitter import (
     PWM_MAX,
     PWM_MIN,
@@ -34,6 +30,7 @@ from amc_rc_receiver.sim_bridge.physics_backend import (
     format_counters,
     main,
 )
+from amc_rc_receiver.sim_bridge.sitl_servo_packet import encode_servo_packet
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 

@@ -19,12 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge.capture_ring import RECORD_OVERHEAD_BYTES, CaptureRecord, CaptureRing
-from amc_rc_receiver.sim_bridge.relay import (
-    RelayConfig,
-    RelayError,
-    UdpRelay,
-    format_address,
-)
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_addresses import format_address
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig, RelayError
 from amc_rc_receiver.sim_bridge.snapshot import Direction
 from tests.support.udp import (
     DEADLINE_S,

@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
-from amc_rc_receiver.sim_bridge.monitor import summarise
-from amc_rc_receiver.sim_bridge.snapshot import Direction
+from amc_rc_receiver.sim_bridge.frame_summary import BLOCK_DIO, summarise
+from amc_rc_receiver.sim_bridge.snapshot import Direction, FrameField
 from amc_rc_receiver.sim_bridge.traffic import MAX_REASONS, MAX_SENDERS_TRACKED, DirectionTally
 
 
@@ -41,8 +41,8 @@ def test_senders_are_capped_while_packets_keep_counting() -> None:
 
 def test_a_frame_summary_stays_small_however_many_warnings_or_blocks_a_frame_has() -> None:
     """GIVEN a JSON state with 50 long warnings and an XRP packet with 40 blocks WHEN summarised
-    THEN at most five warnings of bounded length are shown, plus how many more there were, and the
-    block list names twelve blocks and how many more there are."""
+    THEN at most five warnings of bounded length are kept, plus how many more there were, and the
+    block list names twelve blocks and how many there are in all."""
     state = ardupilot_json.FdmState(
         timestamp=1.0,
         gyro=(0.0, 0.0, 0.0),
@@ -57,21 +57,22 @@ def test_a_frame_summary_stays_small_however_many_warnings_or_blocks_a_frame_has
     xrp_summary = summarise(packet)
 
     assert state_summary is not None
-    assert len(state_summary.warnings) == 6
+    assert len(state_summary.warnings) == 5
     assert all(len(warning) <= 240 for warning in state_summary.warnings)
-    assert state_summary.warnings[-1] == "and 45 more warnings"
+    assert state_summary.more_warnings == 45
     assert xrp_summary is not None
-    shown_blocks = dict(xrp_summary.fields)["blocks"]
-    assert shown_blocks.count("DIO") == 12
-    assert shown_blocks.endswith("and 28 more")
+    shown_blocks, total = dict(xrp_summary.fields)[FrameField.BLOCKS]
+    assert shown_blocks == tuple((BLOCK_DIO, index) for index in range(12))
+    assert total == 40
 
 
 def test_a_recognised_but_undecoded_rflysim_packet_is_shown_by_name_not_as_an_error() -> None:
     """GIVEN a RflySim kind the codec recognises but does not decode WHEN summarised
-    THEN the shown frame names the packet and its length and says its values are not decoded."""
+    THEN the summary names the packet and its length and says its values are not decoded."""
     summary = summarise(rflysim.RecognisedPacket("PX4ExtMsg", 48, 1234567898))
 
     assert summary is not None
     fields = dict(summary.fields)
-    assert (summary.kind, fields["packet"], fields["length"]) == ("rflysim", "PX4ExtMsg", "48")
-    assert fields["decoded"].startswith("no")
+    assert (summary.kind, fields[FrameField.PACKET]) == ("rflysim", "PX4ExtMsg")
+    assert fields[FrameField.LENGTH] == 48
+    assert fields[FrameField.DECODED] is False

@@ -19,7 +19,8 @@ from typing import Any, Protocol, TypeVar
 import pytest
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.sim_bridge.relay import RelayConfig, UdpRelay
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import tk_root
 from tests.support.udp import udp_socket
