@@ -2,12 +2,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Data model of the RC receiver check: reads the shared MAVLink connection and builds snapshots.
 
+Why this module is long: it is one state machine.  Activation, suspension, connection recovery,
+a new connection and the bounded read each reset some of the same dozen fields (readings, rates,
+the carried message, the queue-emptied time, the request state), and what each transition must
+forget is the invariant that keeps one test's evidence out of another's; kept in one class, those
+rules read side by side.  The pure parts are already elsewhere (rules, samples, stream requests,
+vehicle clock, history, the guided test).
+
 Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()`,
 lets the plugin's own command tracker see every one of them (COMMAND_ACK matching) and keeps only
 the latest RC_CHANNELS and SYS_STATUS of the selected flight controller.  The rules that
-interpret fields live in `rc_receiver_rules`; this module owns time (freshness, rates, failsafe
-history), the stream requests and the connection lifecycle, and never lets an exception reach
-the caller.
+interpret fields live in `rc_receiver_rules` and the stream requests in
+`rc_receiver_stream_requests`; this module owns time (freshness, rates, failsafe history), the
+connection lifecycle and when requests may go out, and never lets an exception reach the caller.
 
 From the host's flight controller it uses only what the methodic configurator 5.0.1 offers:
 `master` (the pymavlink connection, replaced by a new object on every reconnection, which is how
@@ -26,7 +33,7 @@ from typing import Any
 
 from .. import _
 from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
-from .rc_receiver_commands import CommandManager, CommandOutcome, PendingCommand
+from .rc_receiver_commands import CommandManager
 from .rc_receiver_history import FailsafeHistory
 from .rc_receiver_mavlink import (
     DEFAULT_INTERVAL_US,
@@ -39,15 +46,12 @@ from .rc_receiver_mavlink import (
     message_type,
 )
 from .rc_receiver_model_parts import (
-    STREAMS,
     TELEMETRY,
     ChannelsSample,
     RCReceiverFlightController,
     StatusSample,
     channels_sample,
     describe_transport_error,
-    not_requested,
-    request_status,
     selected_target,
     status_sample,
 )
@@ -61,6 +65,7 @@ from .rc_receiver_state import (
     IntervalRequestStatus,
     RCReceiverState,
 )
+from .rc_receiver_stream_requests import StreamRequests
 from .rc_receiver_vehicle_clock import VehicleClock
 
 __all__ = [
@@ -80,9 +85,6 @@ __all__ = [
 ]
 
 MAX_MESSAGES_PER_POLL = 50
-# Accepted streams that have not delivered anything by then are asked for again (at most 3 times).
-STREAMS_EXPECTED_WITHIN_S = 3.0
-MAX_REPEATED_REQUESTS = 3
 # Polls closer together than this after one that emptied the queue read only recent messages.
 RECENT_POLL_GAP_S = 0.5
 # About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
@@ -116,13 +118,7 @@ class RCReceiverDataModel:
         self._recovering = False
         # After a resume, what queued meanwhile is read and dropped until the queue runs dry.
         self._discarding = False
-        # Connection on which the current activation requested the streams; None = not yet.
-        self._requested_on: Any = None
-        # Set by a resume after a connection recovery: the vehicle may have rebooted to defaults.
-        self._ask_again = False
-        self._requested_at = 0.0
-        self._repeats_left = MAX_REPEATED_REQUESTS
-        self._requests: tuple[PendingCommand, ...] = ()
+        self._streams = StreamRequests(self._commands, lambda master: selected_target(self._fc, master))
         # A message read only to learn that more were waiting; processed first by the next poll.
         self._carried: Any = None
         self._channels: ChannelsSample | None = None
@@ -176,7 +172,7 @@ class RCReceiverDataModel:
         self._active = True
         self._suspended = False
         self._recovering = False
-        self._requested_on = None
+        self._streams.requested_on = None
         self._state = self._safe_build_state()
 
     def deactivate(self) -> None:
@@ -188,14 +184,15 @@ class RCReceiverDataModel:
         self._suspended = False
         try:
             self._forward_carried_message()
-            self._restore_intervals()
+            # Nothing goes on the wire while the host recovers the link.
+            if not self._recovering:
+                self._streams.restore(self._fc.master)
         except Exception as error:  # shutting down must never crash the caller
             self._link_error = describe_transport_error(error)
-        self._requested_on = None
         self._recovering = False
         # The streams are back at the firmware's default: neither the rates measured at 5 Hz nor
         # the requests' outcomes describe the link any more.
-        self._requests = ()
+        self._streams.forget()
         self._channels_rate.reset()
         self._status_rate.reset()
         self._invalidate_readings()
@@ -225,7 +222,7 @@ class RCReceiverDataModel:
             self._recovering = False
             # Asked again by the next poll; until then a deactivation still restores the
             # defaults on the connection that asked, in case the link survived the recovery.
-            self._ask_again = True
+            self._streams.ask_again = True
         self._carried = None
         self._invalidate_readings()
         self._channels_rate.reset()
@@ -303,8 +300,7 @@ class RCReceiverDataModel:
             self._connection_number += 1
         self._commands.cancel_all(_("The connection to the flight controller changed."))
         self._carried = None
-        self._requests = ()
-        self._requested_on = None
+        self._streams.forget()
         self._discarding = False
         self._link_error = None
         self._invalidate_readings()
@@ -315,55 +311,12 @@ class RCReceiverDataModel:
         self._history.restart(now)
         self._check.connection_changed()
 
-    def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
-        target_system, target_component = selected_target(self._fc, master)
-        if target_system is None:
-            # the command manager turns a missing connection into a readable "not sent"
-            master = None
-        return self._commands.send(
-            master,
-            MAV_CMD_SET_MESSAGE_INTERVAL,
-            (message_id, interval_us),
-            target_system or 0,
-            target_component or 0,
-        )
-
     def _request_streams_if_needed(self, now: float) -> None:
         master = self._master
         if not self._active or self._recovering or master is None:
             return
-        if self._requested_on is master and not self._ask_again and not self._streams_never_came(now):
-            return
-        if self._requested_on is not master or self._ask_again:
-            self._repeats_left = MAX_REPEATED_REQUESTS
-        else:
-            self._repeats_left -= 1
-        self._requested_on = master
-        self._requested_at = now
-        self._ask_again = False
-        # Both are always attempted, so one refused stream never hides the other.
-        self._requests = tuple(
-            self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in STREAMS
-        )
-
-    def _streams_never_came(self, now: float) -> bool:
-        """Accepted requests after which neither stream ever arrived: ask again, a bounded number
-        of times.  ArduPilot SITL acknowledges requests made while it is still booting and then
-        forgets them; a vehicle that simply sends nothing is asked at most three more times."""
-        if self._repeats_left <= 0 or now - self._requested_at < STREAMS_EXPECTED_WITHIN_S:
-            return False
-        if not any(command.outcome is CommandOutcome.ACCEPTED for command in self._requests):
-            return False
-        seen = [sample.received_at for sample in (self._channels, self._status) if sample is not None]
-        return not any(at >= self._requested_at for at in seen)
-
-    def _restore_intervals(self) -> None:
-        master = self._requested_on
-        # Only on the connection that asked, and only while it is still the host's connection.
-        if master is None or self._recovering or master is not self._fc.master:
-            return
-        for message_id, _name in STREAMS:
-            self._send_interval(master, message_id, DEFAULT_INTERVAL_US)
+        received = [sample.received_at for sample in (self._channels, self._status) if sample is not None]
+        self._streams.request_if_needed(master, now, received)
 
     def _drop_queued_messages(self) -> bool:
         """Read and drop what is waiting now (ACKs still count); True once the queue ran dry.
@@ -518,7 +471,7 @@ class RCReceiverDataModel:
         live_channels = channels if channels_live else None
         live_status = status.status if status_live and status is not None else None
         history = self._history
-        requests = tuple(request_status(command) for command in self._requests) or not_requested()
+        requests = self._streams.statuses()
         state = RCReceiverState(
             channels=live_channels.channels if live_channels else RCReceiverState().channels,
             rssi=live_channels.rssi if live_channels else None,

@@ -2,6 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Tk view of the RC receiver check, plus the plugin factories that plug it into the configurator.
 
+Why this module is long: the methodic configurator 5.0.1 loads the plugin by this module's name,
+so the view and its factories live here, and the view's render groups share one cache of what
+each widget shows (``_set_option``); split across modules, every group would need that cache
+handed in.  The guided-test panels, texts, widgets, scrolling and timer are already their own
+modules.
+
 The view is built once and then only *updated*: ``render()`` compares each group of snapshot
 fields with the last snapshot it drew, and every widget remembers the value it shows, so a tick in
 which nothing visible changed touches no widget at all.  One ``after()`` timer drives polling; it

@@ -6,8 +6,8 @@ Each rule is a pure function of `FindingInputs` that returns findings in plain w
 parameter, its value and what to do; `parameter_findings` runs them all in table order.  A rule
 says nothing about a parameter whose value is not known yet, so a finding never rests on a guess.
 The facts follow ArduPilot's own code: Copter's pre-arm check refuses ``FS_THR_VALUE`` below 910
-or not 10 µs under the throttle channel's ``RCn_MIN``; ``RC_OPTIONS`` bit 0 ignores the receiver
-and bit 2 its failsafe flag; ``RC_PROTOCOLS`` bit 0 enables every protocol and bit n+1 protocol n.
+or not 10 µs under the throttle channel's ``RCn_MIN``; what the bits of ``RC_OPTIONS`` and
+``RC_PROTOCOLS`` and the values of ``RSSI_TYPE`` mean is in `rc_receiver_param_meanings`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 from .. import _
 from .rc_receiver_check_state import Finding, Severity
-from .rc_receiver_mavlink import RSSI_TYPE_DISABLED, RSSI_TYPE_NAMES
+from .rc_receiver_param_meanings import (
+    RC_OPTION_IGNORE_FAILSAFE_BIT,
+    RC_OPTION_IGNORE_RECEIVER,
+    RSSI_TYPE_DISABLED,
+    RSSI_TYPE_NAMES,
+    enabled_protocols,
+    protocol_enabled,
+)
 from .rc_receiver_vehicle import VehicleFamily, family_parameters, throttle_channel
 
 # Copter's PreArm "Check FS_THR_VALUE": at least 910 (a PPM encoder's loss-of-signal value is
@@ -27,31 +34,6 @@ FAILSAFE_PWM_MARGIN = 10
 LONG_FAILSAFE_TIMEOUT_S = 3.0
 # Plane marks the receiver unhealthy this long after the last valid frame (GCS_Plane).
 PLANE_UNHEALTHY_AFTER_S = 0.2
-
-RC_OPTION_IGNORE_RECEIVER = 1 << 0
-RC_OPTION_IGNORE_FAILSAFE_BIT = 1 << 2
-# RC_PROTOCOLS bit -> the protocol name ArduPilot prints in "RCInput: decoding <name>".
-RC_PROTOCOL_BITS: dict[int, str] = {
-    1: "PPM",
-    2: "IBUS",
-    3: "SBUS",
-    4: "SBUS_NI",
-    5: "DSM",
-    6: "SUMD",
-    7: "SRXL",
-    8: "SRXL2",
-    9: "CRSF",
-    10: "ST24",
-    11: "FPORT",
-    12: "FPORT2",
-    13: "FastSBUS",
-    14: "DroneCAN",
-    15: "GHST",
-    16: "MAVRadio",
-}
-# ArduPilot reports non-inverted SBUS as "SBUS" too.
-_PROTOCOL_NAME_BITS: dict[str, tuple[int, ...]] = {"SBUS": (3, 4)}
-
 
 @dataclass(frozen=True)
 class FindingInputs:
@@ -76,27 +58,6 @@ Rule = Callable[[FindingInputs], Iterable[Finding]]
 
 def _number(value: float) -> str:
     return f"{value:g}"
-
-
-def protocol_bits(name: str) -> tuple[int, ...]:
-    """The RC_PROTOCOLS bits that enable a decoded protocol name (empty if unknown)."""
-    if name in _PROTOCOL_NAME_BITS:
-        return _PROTOCOL_NAME_BITS[name]
-    return tuple(bit for bit, protocol in RC_PROTOCOL_BITS.items() if protocol.lower() == name.lower())
-
-
-def enabled_protocols(mask: int) -> tuple[str, ...]:
-    return tuple(name for bit, name in RC_PROTOCOL_BITS.items() if mask & (1 << bit))
-
-
-def protocol_enabled(mask: int, name: str) -> bool | None:
-    """Whether ``RC_PROTOCOLS`` = ``mask`` lets ArduPilot decode ``name`` (None if unknown name)."""
-    if mask & 1:
-        return True
-    bits = protocol_bits(name)
-    if not bits:
-        return None
-    return any(mask & (1 << bit) for bit in bits)
 
 
 # ----------------------------------------------------------------------------- failsafe

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The MAVLink facts the receiver check relies on, and tolerant readers of decoded messages.
 
-One home for the message ids, the stream interval, the RSSI scale, ArduPilot's ``RSSI_TYPE``
-values and the RC-receiver sensor bit.  Ids and bits come from pymavlink's ardupilotmega dialect
+One home for the message ids, the stream interval, the RSSI scale and the RC-receiver sensor
+bit.  Ids and bits come from pymavlink's ardupilotmega dialect
 (the one the methodic configurator 5.0.1 ships), so the plugin, the standalone facade and the demo
 vehicle cannot disagree with each other or with the wire.
 
@@ -35,17 +35,6 @@ RC_RECEIVER_SENSOR_BIT: int = int(_mavlink.MAV_SYS_STATUS_SENSOR_RC_RECEIVER)
 # RC_CHANNELS.rssi: 0..254 is the signal strength, 255 means "unknown".
 RSSI_MAX = 254
 RSSI_UNKNOWN = 255
-# ArduPilot's RSSI_TYPE parameter: where the flight controller takes RSSI from.
-RSSI_TYPE_DISABLED = 0
-RSSI_TYPE_RECEIVER_PROTOCOL = 3
-RSSI_TYPE_NAMES: dict[int, str] = {
-    1: "AnalogPin",
-    2: "RCChannelPwmValue",
-    RSSI_TYPE_RECEIVER_PROTOCOL: "ReceiverProtocol",
-    4: "PWMInputPin",
-    5: "TelemetryRadioRSSI",
-}
-
 
 def _integer(value: object) -> int | None:
     # ``type() is int`` first: the common case, cheaper than two isinstance calls.

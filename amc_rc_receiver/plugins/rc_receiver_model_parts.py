@@ -3,9 +3,9 @@
 """What the receiver data model needs to know about messages, streams and its host's facade.
 
 Pure helpers split out of `data_model_rc_receiver` so that the model module holds only time and
-state: the protocol of the flight-controller facade the plugin relies on, the immutable samples of
-RC_CHANNELS and SYS_STATUS, the fate of the two stream requests, the selected vehicle's ids and a
-readable sentence for a transport fault.  Nothing here reads a connection or a clock.
+state: the protocol of the flight-controller facade the plugin relies on, the two streams it reads,
+the immutable samples of RC_CHANNELS and SYS_STATUS, the selected vehicle's ids and a readable
+sentence for a transport fault.  Nothing here reads a connection or a clock.
 """
 
 from __future__ import annotations
@@ -14,22 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import _
-from .rc_receiver_commands import CommandOutcome, PendingCommand
-from .rc_receiver_mavlink import RC_CHANNELS_ID, REQUESTED_INTERVAL_US, SYS_STATUS_ID
+from .rc_receiver_mavlink import RC_CHANNELS_ID, SYS_STATUS_ID
 from .rc_receiver_rules import ReceiverStatus, channel_readings, receiver_status, rssi_reading
-from .rc_receiver_state import ChannelReading, IntervalRequestOutcome, IntervalRequestStatus
+from .rc_receiver_state import ChannelReading
 
 STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
 TELEMETRY = frozenset(name for _id, name in STREAMS)
-
-OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
-    CommandOutcome.PENDING: IntervalRequestOutcome.PENDING,
-    CommandOutcome.ACCEPTED: IntervalRequestOutcome.ACCEPTED,
-    CommandOutcome.REJECTED: IntervalRequestOutcome.REJECTED,
-    CommandOutcome.TIMED_OUT: IntervalRequestOutcome.NO_ANSWER,
-    CommandOutcome.SEND_FAILED: IntervalRequestOutcome.SEND_FAILED,
-}
-
 
 class FlightControllerInfoLike(Protocol):
     @property
@@ -76,28 +66,6 @@ def status_sample(msg: Any, now: float) -> StatusSample:
         int(msg.onboard_control_sensors_health),
     )
     return StatusSample(status, now)
-
-
-def not_requested() -> tuple[IntervalRequestStatus, ...]:
-    return tuple(
-        IntervalRequestStatus(name, message_id, REQUESTED_INTERVAL_US) for message_id, name in STREAMS
-    )
-
-
-def request_status(command: PendingCommand) -> IntervalRequestStatus:
-    message_id = int(command.params[0]) if command.params else -1
-    interval_us = int(command.params[1]) if len(command.params) > 1 else REQUESTED_INTERVAL_US
-    name = dict(STREAMS).get(message_id, str(message_id))
-    outcome = OUTCOMES.get(command.outcome, IntervalRequestOutcome.PENDING)
-    if outcome is IntervalRequestOutcome.REJECTED:
-        reason = command.result_name
-    elif outcome is IntervalRequestOutcome.SEND_FAILED:
-        reason = command.error
-    elif outcome is IntervalRequestOutcome.NO_ANSWER:
-        reason = command.error or _("The flight controller did not answer the request.")
-    else:
-        reason = None
-    return IntervalRequestStatus(name, message_id, interval_us, outcome, reason)
 
 
 def _id_or_none(text: object) -> int | None:

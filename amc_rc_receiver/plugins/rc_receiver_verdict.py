@@ -25,8 +25,8 @@ from .rc_receiver_check_state import (
     Verdict,
     VerdictResult,
 )
-from .rc_receiver_findings import RC_OPTION_IGNORE_FAILSAFE_BIT
 from .rc_receiver_guide import RECOVERY_WAIT_S, first_failsafe_after
+from .rc_receiver_param_meanings import RC_OPTION_IGNORE_FAILSAFE_BIT
 from .rc_receiver_state import FailsafeStatus
 from .rc_receiver_vehicle import VehicleFamily, family_parameters
 

@@ -26,7 +26,7 @@ from enum import Enum
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL
+from amc_rc_receiver.plugins.rc_receiver_param_meanings import RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL
 from amc_rc_receiver.sim_bridge.demo_parameter_store import ParameterStore
 from amc_rc_receiver.sim_bridge.demo_parameters import (
     COPTER_CONFIGURED,

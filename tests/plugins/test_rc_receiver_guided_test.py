@@ -503,8 +503,10 @@ def test_values_held_during_failsafe_count_once_they_come_back_live(harness: Mod
     harness.vehicle.send_rc_channels(list(LOW), chancount=8, rssi=180)
     live = harness.poll_after_sync().check.channel(1)
 
-    assert held is not None and (held.last_us, held.min_us) == (1100, 1500)
-    assert live is not None and (live.last_us, live.min_us) == (1100, 1100)
+    assert held is not None
+    assert (held.last_us, held.min_us) == (1100, 1500)
+    assert live is not None
+    assert (live.last_us, live.min_us) == (1100, 1100)
 
 
 def test_a_parameter_the_host_changes_between_polls_shows_in_the_next_snapshot(harness: ModelHarness) -> None:

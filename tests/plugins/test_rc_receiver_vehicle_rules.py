@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver_channels import ChannelSpans, channel_roles
-from amc_rc_receiver.plugins.rc_receiver_findings import enabled_protocols, protocol_enabled
+from amc_rc_receiver.plugins.rc_receiver_param_meanings import enabled_protocols, protocol_enabled
 from amc_rc_receiver.plugins.rc_receiver_radio_messages import (
     RadioTimeline,
     decoded_protocol,
