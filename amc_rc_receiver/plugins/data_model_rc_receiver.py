@@ -90,6 +90,7 @@ RECENT_POLL_GAP_S = 0.5
 # About a minute of both streams at 5 Hz plus heartbeats: parsed in a few milliseconds.
 MAX_MESSAGES_DROPPED_ON_RESUME = 1000
 RATE_WINDOW_S = 2.0
+_NO_CHANNELS = RCReceiverState().channels
 
 
 class RCReceiverDataModel:
@@ -473,7 +474,7 @@ class RCReceiverDataModel:
         history = self._history
         requests = self._streams.statuses()
         state = RCReceiverState(
-            channels=live_channels.channels if live_channels else RCReceiverState().channels,
+            channels=live_channels.channels if live_channels else _NO_CHANNELS,
             rssi=live_channels.rssi if live_channels else None,
             receiver_present=live_status.present if live_status else None,
             receiver_enabled=live_status.enabled if live_status else None,
@@ -500,4 +501,6 @@ class RCReceiverDataModel:
             now=now,
         )
         target = selected_target(self._fc, self._master) if self._master is not None else (None, None)
-        return replace(state, check=self._check.build(state, target))
+        check = self._check.build(state, target)
+        # `replace` would look up every field's metadata again; the snapshot is built every poll.
+        return RCReceiverState(**{**vars(state), "check": check})

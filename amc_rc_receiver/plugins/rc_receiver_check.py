@@ -28,7 +28,7 @@ from .rc_receiver_findings import FindingInputs, parameter_findings
 from .rc_receiver_guide import GuideInputs, TransmitterGuide
 from .rc_receiver_param_reads import ParameterReader
 from .rc_receiver_radio_messages import RadioTimeline, statustext
-from .rc_receiver_rules import receiver_status
+from .rc_receiver_rules import failsafe_status
 from .rc_receiver_state import FailsafeStatus, RCReceiverState
 from .rc_receiver_vehicle import (
     MAX_RC_CHANNEL,
@@ -147,11 +147,11 @@ class ReceiverCheckTracker:
 
     def _observe_status(self, msg: Any, now: float) -> None:
         del now
-        self._failsafe = receiver_status(
+        self._failsafe = failsafe_status(
             int(msg.onboard_control_sensors_present),
             int(msg.onboard_control_sensors_enabled),
             int(msg.onboard_control_sensors_health),
-        ).failsafe
+        )
 
     def _observe_parameter(self, msg: Any, now: float) -> None:
         del now

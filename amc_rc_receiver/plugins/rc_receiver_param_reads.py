@@ -48,6 +48,7 @@ class ParameterReader:
         # Grows with every change of what `values`, `unavailable` or `attempts` answer, so a
         # caller can tell in one comparison that nothing it showed changed.
         self.version = 0
+        self._wanted_for: tuple[object, int] | None = None
 
     # ----------------------------------------------------------------- state
 
@@ -87,7 +88,12 @@ class ParameterReader:
 
     def want(self, names: Iterable[str], known: Mapping[str, float]) -> None:
         """The names the check needs now; those in ``known`` (the host's download) are not asked."""
-        self._wanted = tuple(dict.fromkeys(names))
+        wanted = tuple(dict.fromkeys(names))
+        # Called every poll with the same names: unchanged inputs and state change nothing.
+        key = (wanted, frozenset(name for name in wanted if name in known))
+        if self._wanted_for == (key, self.version):
+            return
+        self._wanted = wanted
         before = len(self._requests)
         for name in self._wanted:
             if name in known:
@@ -101,6 +107,7 @@ class ParameterReader:
             if name not in self._wanted:
                 del self._requests[name]
                 self.version += 1
+        self._wanted_for = (key, self.version)
 
     # ----------------------------------------------------------------- wire
 

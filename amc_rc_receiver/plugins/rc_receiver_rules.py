@@ -68,14 +68,19 @@ def receiver_status(present_bits: int, enabled_bits: int, health_bits: int) -> R
     failsafe is unknown.  Other sensor bits are ignored on purpose: a failing compass is not an RC
     failsafe.
     """
-    present = bool(present_bits & RC_RECEIVER_SENSOR_BIT)
-    enabled = bool(enabled_bits & RC_RECEIVER_SENSOR_BIT)
-    healthy = bool(health_bits & RC_RECEIVER_SENSOR_BIT)
-    if present and enabled:
-        failsafe = FailsafeStatus.NOT_ACTIVE if healthy else FailsafeStatus.ACTIVE
-    else:
-        failsafe = FailsafeStatus.UNKNOWN
-    return ReceiverStatus(present=present, enabled=enabled, healthy=healthy, failsafe=failsafe)
+    return ReceiverStatus(
+        present=bool(present_bits & RC_RECEIVER_SENSOR_BIT),
+        enabled=bool(enabled_bits & RC_RECEIVER_SENSOR_BIT),
+        healthy=bool(health_bits & RC_RECEIVER_SENSOR_BIT),
+        failsafe=failsafe_status(present_bits, enabled_bits, health_bits),
+    )
+
+
+def failsafe_status(present_bits: int, enabled_bits: int, health_bits: int) -> FailsafeStatus:
+    """The RC failsafe that `receiver_status` derives, without the rest (read for every SYS_STATUS)."""
+    if present_bits & enabled_bits & RC_RECEIVER_SENSOR_BIT:
+        return FailsafeStatus.NOT_ACTIVE if health_bits & RC_RECEIVER_SENSOR_BIT else FailsafeStatus.ACTIVE
+    return FailsafeStatus.UNKNOWN
 
 
 def is_selected_source(

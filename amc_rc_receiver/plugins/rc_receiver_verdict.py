@@ -12,8 +12,9 @@ the order a person would do them.  A pure function of `VerdictInputs`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 
 from .. import _
 from .rc_receiver_channels import role_label
@@ -196,13 +197,16 @@ class VerdictMemo:
     """
 
     def __init__(self) -> None:
-        self._inputs: VerdictInputs | None = None
+        self._key: tuple[object, ...] | None = None
         self._verdict: Verdict | None = None
 
     def decide(self, inputs: VerdictInputs) -> Verdict:
         reads_clock = inputs.guide.off_at is not None and not inputs.failsafe_observed
-        key = inputs if reads_clock else replace(inputs, now=0.0)
-        if self._verdict is not None and key == self._inputs:
+        key: tuple[object, ...] = (_ALL_BUT_NOW(inputs), inputs.now if reads_clock else None)
+        if self._verdict is not None and key == self._key:
             return self._verdict
-        self._inputs, self._verdict = key, decide_verdict(inputs)
+        self._key, self._verdict = key, decide_verdict(inputs)
         return self._verdict
+
+
+_ALL_BUT_NOW = operator.attrgetter(*(field.name for field in fields(VerdictInputs) if field.name != "now"))
