@@ -11,10 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.plugins.rc_receiver_history import FailsafeHistory
+from amc_rc_receiver.plugins.rc_receiver_mavlink import RC_RECEIVER_SENSOR_BIT
 from amc_rc_receiver.plugins.rc_receiver_rate_meter import RateMeter
 from amc_rc_receiver.plugins.rc_receiver_rules import (
-    RC_RECEIVER_SENSOR_BIT,
     channel_readings,
+    failsafe_status,
     is_selected_source,
     receiver_status,
     rssi_reading,
@@ -33,6 +34,18 @@ def test_only_the_receiver_bit_of_each_mask_matters(present: int, enabled: int, 
         present & RC_RECEIVER_SENSOR_BIT, enabled & RC_RECEIVER_SENSOR_BIT, health & RC_RECEIVER_SENSOR_BIT
     )
     assert receiver_status(present, enabled, health) == only_rc
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_the_failsafe_alone_is_the_one_of_the_whole_receiver_status(
+    present: int, enabled: int, health: int
+) -> None:
+    """
+    GIVEN any three SYS_STATUS sensor bitmasks
+    WHEN only the RC failsafe is derived (as the guided test does for every SYS_STATUS)
+    THEN it is the failsafe of the whole receiver status.
+    """
+    assert failsafe_status(present, enabled, health) is receiver_status(present, enabled, health).failsafe
 
 
 def test_a_short_pwm_list_leaves_the_missing_channels_unavailable() -> None:
