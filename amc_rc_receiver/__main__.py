@@ -23,7 +23,7 @@ from amc_rc_receiver.check_options import add_check_arguments, demo_choice
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
 
 if TYPE_CHECKING:
-    from amc_rc_receiver.sitl_runner import SitlConfig
+    from amc_rc_receiver.sitl_config import SitlConfig
 
 DEFAULT_CONNECT_TIMEOUT_S = 5.0
 # SITL on a loaded machine takes seconds to boot before its first heartbeat.
@@ -262,7 +262,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
-    from amc_rc_receiver.sitl_runner import SitlConfig  # noqa: PLC0415
+    from amc_rc_receiver.sitl_config import SitlConfig  # noqa: PLC0415
 
     if args.sitl is None:
         return None

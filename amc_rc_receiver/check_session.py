@@ -31,7 +31,8 @@ from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
-from amc_rc_receiver.sitl_runner import SitlConfig, SitlRunner
+from amc_rc_receiver.sitl_config import SitlConfig
+from amc_rc_receiver.sitl_runner import SitlRunner
 
 BRIDGE_RELEARN_AFTER_S = 2.0
 

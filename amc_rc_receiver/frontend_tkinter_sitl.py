@@ -24,7 +24,8 @@ from amc_rc_receiver.frontend_tkinter_connection_bar import ConnectionState
 from amc_rc_receiver.link_follower import RestartWatch
 from amc_rc_receiver.plugins.rc_receiver_tick_timer import TickTimer
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.sitl_runner import SitlRunner, SitlStatus, state_text
+from amc_rc_receiver.sitl_config import SitlStatus, state_text
+from amc_rc_receiver.sitl_runner import SitlRunner
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000

@@ -4,8 +4,8 @@
 
 Why this module is long: `SitlRunner` is one owner of one process and the helpers wired to it;
 the supervisor thread, the console reader and ``stop()`` share its lock, its generation and its
-helpers, so split apart each part would reach into the others' state.  The pure records at the
-top (state, ports, config, status) are what its callers import with it.
+helpers, so split apart each part would reach into the others' state.  The pure records (config,
+ports, state, status) are in `sitl_config`.
 
 ``amc-rc-receiver --sitl PATH`` starts, all on 127.0.0.1 and all moved by +10·N for ``--instance N``:
 
@@ -37,7 +37,6 @@ import atexit
 import contextlib
 import ctypes
 import ctypes.util
-import enum
 import os
 import shutil
 import signal
@@ -48,7 +47,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
 
@@ -58,22 +56,15 @@ from amc_rc_receiver.sim_bridge.protocol_names import ARDUPILOT_JSON
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.sitl_rc_input import (
-    RC_INPUT_BASE_PORT,
     FailsafeMode,
     FailsafeTransmitter,
     RcInputSender,
     low_throttle_pwm,
 )
-from amc_rc_receiver.sim_bridge.sitl_servo_packet import SITL_JSON_BASE_PORT
+from amc_rc_receiver.sitl_config import SitlConfig, SitlState, SitlStatus, describe_exit, state_text
 from amc_rc_receiver.sitl_console import ConsoleLog, JsonKeysWatch
 from amc_rc_receiver.sitl_control import SitlControlLink
 
-MAVLINK_BASE_PORT = 5760
-CONTROL_BASE_PORT = 5762
-INSTANCE_PORT_STEP = 10
-# SITL keeps the instance in one byte: 256 would silently be instance 0 again.
-MAX_INSTANCE = 255
-DEFAULT_HOME = "-35.363261,149.165230,584,353"
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
 RELAY_RELEARN_S = 1.0
 TERM_GRACE_S = 3.0
@@ -88,132 +79,8 @@ LOW_THROTTLE_PARAMETERS = ("FS_THR_ENABLE", "FS_THR_VALUE", "RCMAP_THROTTLE")
 _PR_SET_PDEATHSIG = 1
 
 
-class SitlState(enum.Enum):
-    NOT_STARTED = "not started"
-    STARTING = "starting"
-    RUNNING = "running"
-    RESTARTING = "restarting"
-    EXITED = "exited"
-    STOPPED = "stopped"
-
-
-def state_text(state: SitlState) -> str:
-    """The state in the user's language."""
-    texts = {
-        SitlState.NOT_STARTED: _("not started"),
-        SitlState.STARTING: _("starting"),
-        SitlState.RUNNING: _("running"),
-        SitlState.RESTARTING: _("restarting"),
-        SitlState.EXITED: _("exited"),
-        SitlState.STOPPED: _("stopped"),
-    }
-    return texts[state]
-
-
-@dataclass(frozen=True)
-class SitlPorts:
-    """Every port of one SITL instance: SITL adds 10·N to each for ``--instance N``."""
-
-    instance: int = 0
-
-    def _moved(self, base: int) -> int:
-        return base + INSTANCE_PORT_STEP * self.instance
-
-    @property
-    def mavlink(self) -> int:
-        return self._moved(MAVLINK_BASE_PORT)
-
-    @property
-    def control(self) -> int:
-        return self._moved(CONTROL_BASE_PORT)
-
-    @property
-    def rc_input(self) -> int:
-        return self._moved(RC_INPUT_BASE_PORT)
-
-    @property
-    def json(self) -> int:
-        return self._moved(SITL_JSON_BASE_PORT)
-
-
-@dataclass(frozen=True)
-class SitlConfig:
-    """What ``--sitl``, ``--sitl-defaults``, ``--instance`` and ``--failsafe-mode`` asked for."""
-
-    binary: Path
-    defaults: tuple[Path, ...] = ()
-    instance: int = 0
-    failsafe_mode: FailsafeMode = FailsafeMode.NO_PULSES
-    speedup: float = 1.0
-    home: str = DEFAULT_HOME
-    restart_when_exited: bool = True
-
-    @property
-    def ports(self) -> SitlPorts:
-        return SitlPorts(self.instance)
-
-    def problem(self) -> str:
-        """Why this configuration cannot run, or ``""``."""
-        if not 0 <= self.instance <= MAX_INSTANCE:
-            return _("The SITL instance must be between 0 and {maximum}.").format(maximum=MAX_INSTANCE)
-        if not self.binary.is_file():
-            return _("No SITL program at {path}.").format(path=self.binary)
-        if not os.access(self.binary, os.X_OK):
-            return _("{path} is not executable.").format(path=self.binary)
-        for path in self.defaults:
-            if not path.is_file():
-                return _("No SITL defaults file at {path}.").format(path=path)
-        if self.speedup <= 0:
-            return _("The SITL speed-up must be above zero.")
-        return ""
-
-    def command(self) -> list[str]:
-        """SITL's command line; paths are absolute because SITL runs in a temporary directory."""
-        command = [
-            str(self.binary.resolve()),
-            "--model",
-            "JSON:127.0.0.1",
-            "--speedup",
-            f"{self.speedup:g}",
-            "--instance",
-            str(self.instance),
-            "--home",
-            self.home,
-            # Boot without waiting for a client, so the check's discovery timeout starts a running SITL.
-            "--serial0",
-            "tcp:0",
-            # Each start from the defaults: a SIM_RC_FAIL saved before a restart must not survive it.
-            "--wipe",
-        ]
-        if self.defaults:
-            command += ["--defaults", ",".join(str(path.resolve()) for path in self.defaults)]
-        return command
-
-
-@dataclass(frozen=True)
-class SitlStatus:
-    state: SitlState
-    generation: int
-    pid: int | None
-    restarts: int
-    last_exit: str | None
-    reads_json_rc: bool | None
-    transmitter_on: bool
-    sim_rc_fail: int | None
-
-
 class _FlightControllerLike(Protocol):
     def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str: ...
-
-
-def describe_exit(returncode: int) -> str:
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = str(-returncode)
-        return _("killed by {signal}").format(signal=name)
-    return _("exit code {code}").format(code=returncode)
 
 
 def _parent_death_signal() -> Callable[[], None] | None:

@@ -16,7 +16,7 @@ from amc_rc_receiver.device_names import DEMO_DEVICE
 from amc_rc_receiver.frontend_tkinter_connection_bar import DEFAULT_BAUDRATE
 from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport
 from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice
-from amc_rc_receiver.sitl_runner import SitlConfig
+from amc_rc_receiver.sitl_config import SitlConfig
 from amc_rc_receiver.standalone_window import CONNECT_TIMEOUT_S, StandaloneWindow
 from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session
 from amc_rc_receiver.window_geometry import initial_geometry

@@ -24,7 +24,7 @@ from _failsafe_bench import TARGET_S, wait_for
 from amc_rc_receiver.check_session import CheckSession
 from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.sitl_runner import SitlConfig
+from amc_rc_receiver.sitl_config import SitlConfig
 
 CYCLES = 5
 RC_FS_TIMEOUT_S = 1.0

@@ -27,7 +27,7 @@ from screenshots import GEOMETRY, ScreenshotError, grab, pump_for, pump_until, x
 from amc_rc_receiver.check_session import CheckSession  # noqa: E402
 from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
-from amc_rc_receiver.sitl_runner import SitlConfig  # noqa: E402
+from amc_rc_receiver.sitl_config import SitlConfig  # noqa: E402
 from amc_rc_receiver.standalone_window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots" / "sitl.png"

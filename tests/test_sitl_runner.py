@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.sitl_runner import SitlConfig, SitlPorts, SitlRunner, SitlState, describe_exit
+from amc_rc_receiver.sitl_config import SitlConfig, SitlPorts, SitlState, describe_exit
+from amc_rc_receiver.sitl_runner import SitlRunner
 from tests.support.sitl import free_instance, process_gone
 from tests.support.udp import wait_for
 
@@ -172,7 +173,8 @@ def test_sitl_dies_with_the_check_even_when_the_check_is_killed(tmp_path: Path) 
         f"""
         import sys, time
         from pathlib import Path
-        from amc_rc_receiver.sitl_runner import SitlConfig, SitlRunner
+        from amc_rc_receiver.sitl_config import SitlConfig
+        from amc_rc_receiver.sitl_runner import SitlRunner
         runner = SitlRunner(SitlConfig(Path({str(binary)!r}), instance={free_instance(34)}))
         assert runner.start() == ""
         while runner.process_id is None:

@@ -25,7 +25,7 @@ from amc_rc_receiver.check_session import CheckSession
 from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
-from amc_rc_receiver.sitl_runner import SitlConfig
+from amc_rc_receiver.sitl_config import SitlConfig
 from amc_rc_receiver.standalone_window import StandaloneWindow
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
 
