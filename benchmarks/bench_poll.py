@@ -29,11 +29,8 @@ from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins.data_model_rc_receiver import (
-    MAX_MESSAGES_PER_POLL,
-    IntervalRequestOutcome,
-    RCReceiverDataModel,
-)
+from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL, RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver_state import IntervalRequestOutcome
 from tests.support.scripted_fc import ScriptedFlightController
 
 TRIALS = 300

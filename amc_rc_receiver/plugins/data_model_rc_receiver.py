@@ -36,11 +36,6 @@ from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
 from .rc_receiver_commands import CommandManager
 from .rc_receiver_history import FailsafeHistory
 from .rc_receiver_mavlink import (
-    DEFAULT_INTERVAL_US,
-    MAV_CMD_SET_MESSAGE_INTERVAL,
-    RC_CHANNELS_ID,
-    REQUESTED_INTERVAL_US,
-    SYS_STATUS_ID,
     message_source,
     message_timestamp,
     message_type,
@@ -59,30 +54,11 @@ from .rc_receiver_rate_meter import RateMeter
 from .rc_receiver_rules import is_selected_source
 from .rc_receiver_state import (
     STALE_AFTER_S,
-    ChannelReading,
     FailsafeStatus,
-    IntervalRequestOutcome,
-    IntervalRequestStatus,
     RCReceiverState,
 )
 from .rc_receiver_stream_requests import StreamRequests
 from .rc_receiver_vehicle_clock import VehicleClock
-
-__all__ = [
-    "DEFAULT_INTERVAL_US",
-    "MAV_CMD_SET_MESSAGE_INTERVAL",
-    "RC_CHANNELS_ID",
-    "REQUESTED_INTERVAL_US",
-    "STALE_AFTER_S",
-    "SYS_STATUS_ID",
-    "ChannelReading",
-    "FailsafeStatus",
-    "IntervalRequestOutcome",
-    "IntervalRequestStatus",
-    "RCReceiverDataModel",
-    "RCReceiverFlightController",
-    "RCReceiverState",
-]
 
 MAX_MESSAGES_PER_POLL = 50
 # Polls closer together than this after one that emptied the queue read only recent messages.

@@ -21,10 +21,8 @@ from typing import Any
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins.data_model_rc_receiver import (
-    RCReceiverDataModel,
-    RCReceiverState,
-)
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0

@@ -10,12 +10,8 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.data_model_rc_receiver import (
-    FailsafeStatus,
-    IntervalRequestOutcome,
-    RCReceiverState,
-)
 from amc_rc_receiver.plugins.rc_receiver_param_reads import param_name
+from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, IntervalRequestOutcome, RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
 from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,

@@ -16,7 +16,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.param_file import ParamEntry
-from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel, RCReceiverState
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_check_state import (
     GuideStep,
     ParameterSource,
@@ -25,6 +25,7 @@ from amc_rc_receiver.plugins.rc_receiver_check_state import (
 )
 from amc_rc_receiver.plugins.rc_receiver_guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
 from amc_rc_receiver.plugins.rc_receiver_param_reads import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
 from amc_rc_receiver.step_file_context import StepFiles
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel, RCReceiverState
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_report import (
     REPORT_BASENAME,
     SCHEMA_ID,
@@ -21,6 +21,7 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
     save_to_vehicle_directory,
     write_report,
 )
+from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness
 from tests.plugins.test_rc_receiver_guided_test import COPTER, failsafe, move_every_stick
 
