@@ -37,22 +37,6 @@ from amc_rc_receiver.sim_bridge.triage import (
     check_xrp,
 )
 
-__all__ = [
-    "ARDUPILOT_JSON",
-    "AUTO",
-    "NAMES",
-    "PROTOCOLS",
-    "RFLYSIM",
-    "XRP",
-    "Bookkeeping",
-    "BridgeProtocol",
-    "bookkeeping",
-    "decode",
-    "detect_protocol",
-    "is_valid_peer_packet",
-    "triage",
-]
-
 
 class Bookkeeping(enum.Enum):
     """Which per-datagram order check a protocol allows (what the views' sequence column shows)."""
