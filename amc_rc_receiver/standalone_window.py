@@ -10,6 +10,10 @@ blocking connect runs in a worker thread (`connect_worker`) that the Tk thread o
 mid-swap.  The plugin view runs exactly while a vehicle is connected: the window stops and starts
 it through the host, whose state machine is the only record of where the view is.  The widgets
 are built by `standalone_layout`, sized by `window_geometry`; `window_app` runs the program.
+
+Why this module is long: it is the window's controller, one object whose handlers (connect,
+disconnect, transmitter schedule, parameter file, close) all act on the same session, host and
+``after()`` timers; each is short, and apart they would pass that state around.
 """
 
 from __future__ import annotations
