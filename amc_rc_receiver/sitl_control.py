@@ -29,9 +29,11 @@ from typing import Any
 from pymavlink.dialects.v20 import ardupilotmega as mavlink
 
 from amc_rc_receiver import _
+from amc_rc_receiver.mavlink_connections import GCS_SYSTEM_ID
 from amc_rc_receiver.sim_bridge._service import ThreadedService
 
-CONTROL_SYSTEM_ID = 255
+# The same ground-station system id as the check; only the component tells the two links apart.
+CONTROL_SYSTEM_ID = GCS_SYSTEM_ID
 # MAV_COMP_ID_ONBOARD_COMPUTER: tells the runner's link apart from the check (component 190).
 CONTROL_COMPONENT_ID = 191
 SIM_RC_FAIL = "SIM_RC_FAIL"

@@ -16,6 +16,7 @@ from typing import TextIO
 
 from amc_rc_receiver import _
 from amc_rc_receiver.bridge_texts import counts_text
+from amc_rc_receiver.plugins.rc_receiver_mavlink import RSSI_MAX
 from amc_rc_receiver.plugins.rc_receiver_state import (
     FailsafeStatus,
     IntervalRequestStatus,
@@ -63,7 +64,7 @@ def format_channels(state: RCReceiverState) -> str:
 def format_rssi(state: RCReceiverState) -> str:
     if state.rssi is None:
         return _("RSSI unavailable")
-    return _("RSSI {value}/254").format(value=state.rssi)
+    return _("RSSI {value}/{maximum}").format(value=state.rssi, maximum=RSSI_MAX)
 
 
 def format_time_in_test(state: RCReceiverState, at: float | None) -> str:
