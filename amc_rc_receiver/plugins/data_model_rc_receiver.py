@@ -109,8 +109,6 @@ class RCReceiverDataModel:
         self._link_error: str | None = None
         self._backlog = False
         self._messages_read = 0
-        self._messages_read_total = 0
-        self._foreign_telemetry_total = 0
         self._state = self._build_state(now)
 
     # ----------------------------------------------------------------- public API
@@ -128,16 +126,6 @@ class RCReceiverDataModel:
     def messages_read_last_poll(self) -> int:
         """How many messages the last `poll()` consumed (never more than 50)."""
         return self._messages_read
-
-    @property
-    def messages_read_total(self) -> int:
-        """How many messages all polls together consumed (diagnostics)."""
-        return self._messages_read_total
-
-    @property
-    def foreign_telemetry_total(self) -> int:
-        """RC_CHANNELS / SYS_STATUS messages ignored because another system or component sent them."""
-        return self._foreign_telemetry_total
 
     def activate(self) -> None:
         """Start checking: the next poll requests RC_CHANNELS and SYS_STATUS streams.
@@ -356,8 +344,6 @@ class RCReceiverDataModel:
                 kind = message_type(msg)
                 source = message_source(msg)
                 if source is None or not is_selected_source(*source, *target):
-                    if kind in TELEMETRY:
-                        self._foreign_telemetry_total += 1
                     continue
                 if kind in observed:
                     self._check.observe(msg, now)
@@ -383,8 +369,6 @@ class RCReceiverDataModel:
             # nothing for ever, which must not look like a quiet but live link.
             closed = getattr(master, "portdead", False) is True
             self._queue_emptied_at = None if self._backlog else now
-            # Whatever arrived before a transport error is still real and counted.
-            self._messages_read_total += self._messages_read
         # Without a timestamp a message is as recent as this poll only if the poll came soon
         # after one that emptied the queue and found no backlog itself; otherwise it is as old as
         # the timestamped message the vehicle sent before it.

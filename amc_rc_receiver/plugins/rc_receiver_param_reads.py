@@ -44,7 +44,6 @@ class ParameterReader:
         self._requests: dict[str, _Request] = {}
         self._values: dict[str, float] = {}
         self._unavailable: set[str] = set()
-        self.requests_sent = 0
         # Grows with every change of what `values`, `unavailable` or `attempts` answer, so a
         # caller can tell in one comparison that nothing it showed changed.
         self.version = 0
@@ -146,7 +145,6 @@ class ParameterReader:
             self.version += 1
             in_flight += 1
             sent += 1
-            self.requests_sent += 1
         return sent
 
     def handle_message(self, msg: Any) -> bool:

@@ -266,7 +266,6 @@ class TcpServerLink(MavlinkLink):
         self._client_address: Address | None = None
         self._output = bytearray()
         self._parser = _new_parser()
-        self.clients_served = 0
 
     @property
     def local_address(self) -> Address:
@@ -338,7 +337,6 @@ class TcpServerLink(MavlinkLink):
         self._client_address = (str(address[0]), int(address[1]))
         self._output.clear()
         self._parser = _new_parser()
-        self.clients_served += 1
         self.peer_generation += 1
 
     def _flush(self) -> None:
