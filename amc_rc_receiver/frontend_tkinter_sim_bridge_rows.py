@@ -155,21 +155,22 @@ def _link_errors_text(link: LinkSnapshot) -> str:
 
 
 def _sequence_text(protocol: str, counters: DirectionSnapshot) -> str:
+    order = counters.order
     sitl = _("gaps {gaps}, repeats {repeats}, resets {resets}").format(
-        gaps=counters.frame_gaps, repeats=counters.frame_repeats, resets=counters.frame_resets
+        gaps=order.frame_gaps, repeats=order.frame_repeats, resets=order.frame_resets
     )
-    xrp = _("gaps {gaps}, stale {stale}").format(gaps=counters.sequence_gaps, stale=counters.stale_sequences)
-    rflysim = _("checksum failures {count}").format(count=counters.checksum_failures)
+    xrp = _("gaps {gaps}, stale {stale}").format(gaps=order.sequence_gaps, stale=order.stale_sequences)
+    rflysim = _("checksum failures {count}").format(count=order.checksum_failures)
     kept = bookkeeping(protocol)
     if kept is not None:
         return {Bookkeeping.FRAME_COUNT: sitl, Bookkeeping.SEQUENCE: xrp, Bookkeeping.CHECKSUM: rflysim}[kept]
     # Protocol not known yet: show whichever bookkeeping has something to say.
     parts = []
-    if counters.frame_gaps or counters.frame_repeats or counters.frame_resets:
+    if order.frame_gaps or order.frame_repeats or order.frame_resets:
         parts.append(sitl)
-    if counters.sequence_gaps or counters.stale_sequences:
+    if order.sequence_gaps or order.stale_sequences:
         parts.append(xrp)
-    if counters.checksum_failures:
+    if order.checksum_failures:
         parts.append(rflysim)
     return "; ".join(parts)
 

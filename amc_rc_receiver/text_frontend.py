@@ -108,20 +108,21 @@ def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
     if direction.decode_errors:
         text += " (" + counts_text(direction.decode_errors) + ")"
     extras = []
-    if direction.frame_repeats or direction.frame_gaps or direction.frame_resets:
+    order = direction.order
+    if order.frame_repeats or order.frame_gaps or order.frame_resets:
         extras.append(
             _("frames: {repeats} repeats, {gaps} gaps, {resets} resets").format(
-                repeats=direction.frame_repeats, gaps=direction.frame_gaps, resets=direction.frame_resets
+                repeats=order.frame_repeats, gaps=order.frame_gaps, resets=order.frame_resets
             )
         )
-    if direction.sequence_gaps or direction.stale_sequences:
+    if order.sequence_gaps or order.stale_sequences:
         extras.append(
             _("sequence: {gaps} gaps, {stale} stale").format(
-                gaps=direction.sequence_gaps, stale=direction.stale_sequences
+                gaps=order.sequence_gaps, stale=order.stale_sequences
             )
         )
-    if direction.checksum_failures:
-        extras.append(_("{count} checksum failures").format(count=direction.checksum_failures))
+    if order.checksum_failures:
+        extras.append(_("{count} checksum failures").format(count=order.checksum_failures))
     if extras:
         text += " (" + "; ".join(extras) + ")"
     return text

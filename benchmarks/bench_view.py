@@ -223,6 +223,7 @@ def _bridge_figures(root: tk.Tk) -> tuple[float, float]:
         DirectionSnapshot,
         FrameSummary,
         LinkSnapshot,
+        OrderCounts,
     )
 
     def snapshot(variant: int, now: float) -> BridgeSnapshot:
@@ -233,7 +234,7 @@ def _bridge_figures(root: tk.Tk) -> tuple[float, float]:
                 packets_per_s=1200.0 + variant,
                 bytes_per_s=48_000.0 + variant,
                 decode_errors=(("length", 2 + variant),),
-                frame_gaps=variant,
+                order=OrderCounts(frame_gaps=variant),
                 last_frame=FrameSummary("servo16", (("frame_count", variant), ("pwm", (1500,)))),
                 last_sender="127.0.0.1:40000",
                 last_packet_age_s=0.1 * variant,

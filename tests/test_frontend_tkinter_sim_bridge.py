@@ -22,6 +22,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     DirectionSnapshot,
     FrameSummary,
     LinkSnapshot,
+    OrderCounts,
 )
 from tests.support.tk import ScriptedSource, packed, pending_after_ids, pump_until
 
@@ -42,9 +43,7 @@ def sitl_link(**overrides: object) -> LinkSnapshot:
             packets_per_s=1200.0,
             bytes_per_s=48_000.0,
             decode_errors=(("length", 2), ("magic", 1)),
-            frame_repeats=4,
-            frame_gaps=2,
-            frame_resets=1,
+            order=OrderCounts(frame_repeats=4, frame_gaps=2, frame_resets=1),
             last_frame=FrameSummary("servo16", (("frame_rate", 1200), ("frame_count", 5000))),
             last_sender="127.0.0.1:40000",
             last_packet_age_s=0.2,
@@ -80,8 +79,7 @@ def xrp_link(**overrides: object) -> LinkSnapshot:
             Direction.FROM_PEER,
             packets_per_s=50.0,
             bytes_per_s=2000.0,
-            sequence_gaps=3,
-            stale_sequences=1,
+            order=OrderCounts(sequence_gaps=3, stale_sequences=1),
             last_packet_age_s=None,
             senders_seen=2,
             last_sender="127.0.0.1:5555",
@@ -101,7 +99,7 @@ def rflysim_link(**overrides: object) -> LinkSnapshot:
         target="127.0.0.1:20101",
         peer=None,
         listen_only=False,
-        from_peer=DirectionSnapshot(Direction.FROM_PEER, checksum_failures=7),
+        from_peer=DirectionSnapshot(Direction.FROM_PEER, order=OrderCounts(checksum_failures=7)),
         from_target=DirectionSnapshot(Direction.FROM_TARGET),
         relay_errors=(("port-unreachable", 3),),
         dropped_captures=12,

@@ -18,6 +18,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     Direction,
     DirectionSnapshot,
     LinkSnapshot,
+    OrderCounts,
 )
 from amc_rc_receiver.text_frontend import (
     TextFrontEnd,
@@ -129,7 +130,9 @@ def test_bridge_summary_names_the_link_and_counts_both_directions() -> None:
         target="127.0.0.1:9012",
         peer="127.0.0.1:40000",
         listen_only=False,
-        from_peer=DirectionSnapshot(Direction.FROM_PEER, packets=10, packets_per_s=50.0, frame_repeats=2),
+        from_peer=DirectionSnapshot(
+            Direction.FROM_PEER, packets=10, packets_per_s=50.0, order=OrderCounts(frame_repeats=2)
+        ),
         from_target=DirectionSnapshot(Direction.FROM_TARGET, packets=9, decode_errors=(("missing-key", 1),)),
     )
     (line,) = format_bridge_summary(BridgeSnapshot(links=(link,)))

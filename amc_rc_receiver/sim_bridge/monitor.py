@@ -107,12 +107,7 @@ class _DirectionView:
             packets_per_s=packets_per_s,
             bytes_per_s=bytes_per_s,
             decode_errors=_ranked(errors),
-            checksum_failures=traffic.checksum_failures,
-            frame_repeats=traffic.frame_repeats,
-            frame_gaps=traffic.frame_gaps,
-            frame_resets=traffic.frame_resets,
-            sequence_gaps=traffic.sequence_gaps,
-            stale_sequences=traffic.stale_sequences,
+            order=traffic.order,
             last_frame=self.summary,
             last_sender=format_address(traffic.last_sender),
             last_packet_age_s=(

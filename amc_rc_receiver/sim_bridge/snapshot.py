@@ -10,7 +10,7 @@ words (``bridge_texts``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -72,6 +72,25 @@ class FrameSummary:
 
 
 @dataclass(frozen=True)
+class OrderCounts:
+    """The order checks of one direction; which of them a protocol has is the protocol table's
+    ``Bookkeeping`` (the others stay 0)."""
+
+    # RflySim: datagrams whose checksum did not match.
+    checksum_failures: int = 0
+    # ArduPilot SITL servo packets: frame_count repeated, skipped ahead, or started again.
+    frame_repeats: int = 0
+    frame_gaps: int = 0
+    frame_resets: int = 0
+    # XRP: sequence numbers skipped ahead, or behind the last one.
+    sequence_gaps: int = 0
+    stale_sequences: int = 0
+
+    def plus_one(self, name: str) -> OrderCounts:
+        return replace(self, **{name: getattr(self, name) + 1})
+
+
+@dataclass(frozen=True)
 class DirectionSnapshot:
     """Counters for one direction of one link."""
 
@@ -84,14 +103,7 @@ class DirectionSnapshot:
     # (reason key, count) pairs, most frequent first: the header checks of every datagram from the
     # expected sender, plus content errors found in the frames decoded for display.
     decode_errors: tuple[tuple[str, int], ...] = ()
-    checksum_failures: int = 0
-    # ArduPilot SITL servo packets: frame_count bookkeeping.
-    frame_repeats: int = 0
-    frame_gaps: int = 0
-    frame_resets: int = 0
-    # XRP: sequence bookkeeping.
-    sequence_gaps: int = 0
-    stale_sequences: int = 0
+    order: OrderCounts = OrderCounts()
     last_frame: FrameSummary | None = None
     last_sender: str | None = None
     last_packet_age_s: float | None = None

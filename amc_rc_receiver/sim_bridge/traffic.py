@@ -14,9 +14,9 @@ thread's share of counting is the same whatever arrives.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from amc_rc_receiver.sim_bridge.snapshot import Direction
+from amc_rc_receiver.sim_bridge.snapshot import Direction, OrderCounts
 
 # Distinct error reasons remembered per direction; anything beyond is lumped into "other".
 MAX_REASONS = 32
@@ -124,12 +124,7 @@ class DirectionTraffic:
     rate: RateSample | None = None
     # reason key -> count, header-level checks of every datagram from the expected sender
     errors: tuple[tuple[str, int], ...] = ()
-    checksum_failures: int = 0
-    frame_repeats: int = 0
-    frame_gaps: int = 0
-    frame_resets: int = 0
-    sequence_gaps: int = 0
-    stale_sequences: int = 0
+    order: OrderCounts = field(default_factory=OrderCounts)
     last_sender: tuple[str, int] | None = None
     last_timestamp: float | None = None
     senders_seen: int = 0
@@ -154,13 +149,9 @@ class DirectionTally:
         self.bytes = 0
         self.rate = RateWindow(rate_window_s)
         self.errors: dict[str, int] = {}
-        self.checksum_failures = 0
-        self.frame_repeats = 0
-        self.frame_gaps = 0
-        self.frame_resets = 0
+        # Frozen and replaced on each count: counts change only when something is out of order.
+        self.order = OrderCounts()
         self.last_frame_count: int | None = None
-        self.sequence_gaps = 0
-        self.stale_sequences = 0
         self.last_sequence: int | None = None
         self.stale_run = 0
         self.last_sender: tuple[str, int] | None = None
@@ -181,7 +172,7 @@ class DirectionTally:
     def count_error(self, reason: str) -> None:
         count_reason(self.errors, reason)
         if reason == "checksum":
-            self.checksum_failures += 1
+            self.order = self.order.plus_one("checksum_failures")
 
     def frame_count(self, count: int) -> None:
         last = self.last_frame_count
@@ -189,17 +180,17 @@ class DirectionTally:
         if last is None:
             return
         if count == last:
-            self.frame_repeats += 1
+            self.order = self.order.plus_one("frame_repeats")
         elif count < last:
             wrapped = (
                 last >= _FRAME_COUNT_MODULUS - _FRAME_COUNT_WRAP_SLACK and count < _FRAME_COUNT_WRAP_SLACK
             )
             if not wrapped:
-                self.frame_resets += 1
+                self.order = self.order.plus_one("frame_resets")
             elif (count - last) % _FRAME_COUNT_MODULUS != 1:
-                self.frame_gaps += 1
+                self.order = self.order.plus_one("frame_gaps")
         elif count != last + 1:
-            self.frame_gaps += 1
+            self.order = self.order.plus_one("frame_gaps")
 
     def sequence(self, sequence: int) -> None:
         last = self.last_sequence
@@ -208,7 +199,7 @@ class DirectionTally:
             return
         ahead = (sequence - last) % _SEQ_MODULUS
         if ahead == 0 or ahead >= _SEQ_HALF:
-            self.stale_sequences += 1
+            self.order = self.order.plus_one("stale_sequences")
             self.stale_run += 1
             if self.stale_run >= _STALE_RESYNC:
                 self.last_sequence = sequence
@@ -216,7 +207,7 @@ class DirectionTally:
             return
         self.stale_run = 0
         if ahead != 1:
-            self.sequence_gaps += 1
+            self.order = self.order.plus_one("sequence_gaps")
         self.last_sequence = sequence
 
     def copy(self) -> DirectionTraffic:
@@ -226,12 +217,7 @@ class DirectionTally:
             bytes=self.bytes,
             rate=self.rate.sample(),
             errors=tuple(self.errors.items()),
-            checksum_failures=self.checksum_failures,
-            frame_repeats=self.frame_repeats,
-            frame_gaps=self.frame_gaps,
-            frame_resets=self.frame_resets,
-            sequence_gaps=self.sequence_gaps,
-            stale_sequences=self.stale_sequences,
+            order=self.order,
             last_sender=self.last_sender,
             last_timestamp=self.last_timestamp,
             senders_seen=len(self.senders),

@@ -31,6 +31,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
     FrameField,
     LinkSnapshot,
+    OrderCounts,
 )
 from amc_rc_receiver.sim_bridge.traffic import RateWindow
 from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
@@ -223,7 +224,7 @@ def test_counts_rates_and_error_reasons_are_exact_before_any_record_is_drained(s
         assert (direction.packets, direction.bytes) == (5, 4 * 40 + 39)
         assert direction.packets_per_s == 5.0
         assert direction.decode_errors == (("magic", 1), ("truncated", 1))
-        assert direction.frame_gaps == 2  # 1 to 3 (2 was cut short) and 3 to 5
+        assert direction.order.frame_gaps == 2  # 1 to 3 (2 was cut short) and 3 to 5
 
 
 def test_the_budget_is_shared_so_that_no_relay_starves(sockets, relays) -> None:
@@ -364,7 +365,7 @@ def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
         poll_until(monitor, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0].from_peer
     )
 
-    assert direction.checksum_failures == 1
+    assert direction.order.checksum_failures == 1
     assert direction.decode_errors == (("checksum", 1),)
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "rflysim-sil"
@@ -404,7 +405,7 @@ def test_sitl_frame_count_repeats_gaps_and_resets_are_counted(sockets, relays) -
         poll_until(monitor, lambda s: s.links[0].from_peer.packets == 8, "8 packets").links[0].from_peer
     )
 
-    assert (direction.frame_repeats, direction.frame_gaps, direction.frame_resets) == (1, 1, 1)
+    assert direction.order == OrderCounts(frame_repeats=1, frame_gaps=1, frame_resets=1)
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "servo16"
     fields = dict(direction.last_frame.fields)
@@ -429,7 +430,7 @@ def test_a_stray_senders_frame_counts_do_not_disturb_the_peers_bookkeeping(socke
 
     link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 5, "5 packets").links[0]
 
-    assert (link.from_peer.frame_gaps, link.from_peer.frame_resets, link.from_peer.frame_repeats) == (0, 0, 0)
+    assert link.from_peer.order == OrderCounts()
     assert link.from_peer.senders_seen == 2
 
 
@@ -444,7 +445,7 @@ def test_a_frame_count_wrapping_at_32_bits_is_not_a_reset(sockets, relays) -> No
         poll_until(monitor, lambda s: s.links[0].from_peer.packets == 4, "4 packets").links[0].from_peer
     )
 
-    assert (direction.frame_repeats, direction.frame_gaps, direction.frame_resets) == (0, 0, 0)
+    assert direction.order == OrderCounts()
 
 
 def test_xrp_sequence_gaps_and_stale_datagrams_are_counted_across_the_wrap(sockets, relays) -> None:
@@ -459,7 +460,7 @@ def test_xrp_sequence_gaps_and_stale_datagrams_are_counted_across_the_wrap(socke
         poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
     )
 
-    assert (direction.sequence_gaps, direction.stale_sequences) == (1, 2)
+    assert (direction.order.sequence_gaps, direction.order.stale_sequences) == (1, 2)
     assert direction.last_frame is not None
     assert direction.last_frame.kind == "xrp"
     blocks = ((("motor", 0), ("dio", 0)), 2)
@@ -478,7 +479,7 @@ def test_a_restarted_xrp_sender_is_followed_after_a_few_stale_datagrams(sockets,
         poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
     )
 
-    assert (direction.stale_sequences, direction.sequence_gaps) == (3, 0)
+    assert (direction.order.stale_sequences, direction.order.sequence_gaps) == (3, 0)
 
 
 def test_json_state_summary_shows_timestamp_rc_and_the_decoder_warnings(sockets, relays) -> None:
