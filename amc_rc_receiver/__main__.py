@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from amc_rc_receiver import _, __version__, install_language, language_from_environment
 from amc_rc_receiver.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
 from amc_rc_receiver.check_options import add_check_arguments, demo_choice
+from amc_rc_receiver.sim_bridge.protocols import NAMES as PROTOCOL_NAMES
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
 
 if TYPE_CHECKING:
@@ -163,8 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROTOCOL,LISTEN[,TARGET]",
         help=_(
             "relay and decode a simulator link, e.g. ardupilot-json,127.0.0.1:9002,127.0.0.1:9012 "
-            "(protocols: ardupilot-json, rflysim, xrp, auto; no target = listen only); repeatable"
-        ),
+            "(protocols: {protocols}; no target = listen only); repeatable"
+        ).format(protocols=", ".join(PROTOCOL_NAMES)),
     )
     parser.add_argument(
         "--transmitter-off-after",
