@@ -41,42 +41,45 @@ from amc_rc_receiver.sim_bridge.snapshot import (
 from amc_rc_receiver.sim_bridge.traffic import REASON_OTHER
 from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
 
+# Translated when shown, not at import: each entry is called for the one reason a view shows.
+_REASON_LABELS: dict[str, Callable[[], str]] = {
+    "length": lambda: _("wrong length"),
+    "magic": lambda: _("wrong magic"),
+    "checksum": lambda: _("bad checksum"),
+    "truncated": lambda: _("truncated"),
+    "trailing-bytes": lambda: _("trailing bytes"),
+    "json": lambda: _("invalid JSON"),
+    "missing-key": lambda: _("missing key"),
+    "short-vector": lambda: _("short vector"),
+    "long-vector": lambda: _("long vector"),
+    "encoding": lambda: _("not UTF-8 text"),
+    "number": lambda: _("bad number"),
+    "type": lambda: _("wrong value type"),
+    "block-overrun": lambda: _("block runs past the end"),
+    "block-size": lambda: _("wrong block size"),
+    "size-zero": lambda: _("block size zero"),
+    "empty": lambda: _("empty datagram"),
+    "length-field": lambda: _("wrong length field"),
+    "value": lambda: _("value out of range"),
+    REASON_UNRECOGNISED: lambda: _("unrecognised content"),
+    REASON_DECODER_FAULT: lambda: _("decoder fault"),
+    REASON_MONITOR_FAULT: lambda: _("monitor fault"),
+    REASON_OTHER: lambda: _("other"),
+    REASON_PORT_UNREACHABLE: lambda: _("ICMP port unreachable"),
+    REASON_OVERSIZE: lambda: _("oversize datagram"),
+    REASON_EMPTY: lambda: _("empty datagram"),
+    REASON_SEND_FAILED: lambda: _("send failed"),
+    REASON_RECEIVE_FAILED: lambda: _("receive failed"),
+    REASON_INTERNAL: lambda: _("internal relay error"),
+    REASON_NO_PEER: lambda: _("reply before any peer"),
+    REASON_TRUNCATED_CAPTURES: lambda: _("captures truncated"),
+}
+
 
 def reason_label(reason: str) -> str:
     """A person's words for a codec, relay or monitor reason key (unknown keys are shown readably)."""
-    labels = {
-        "length": _("wrong length"),
-        "magic": _("wrong magic"),
-        "checksum": _("bad checksum"),
-        "truncated": _("truncated"),
-        "trailing-bytes": _("trailing bytes"),
-        "json": _("invalid JSON"),
-        "missing-key": _("missing key"),
-        "short-vector": _("short vector"),
-        "long-vector": _("long vector"),
-        "encoding": _("not UTF-8 text"),
-        "number": _("bad number"),
-        "type": _("wrong value type"),
-        "block-overrun": _("block runs past the end"),
-        "block-size": _("wrong block size"),
-        "size-zero": _("block size zero"),
-        "empty": _("empty datagram"),
-        "length-field": _("wrong length field"),
-        "value": _("value out of range"),
-        REASON_UNRECOGNISED: _("unrecognised content"),
-        REASON_DECODER_FAULT: _("decoder fault"),
-        REASON_MONITOR_FAULT: _("monitor fault"),
-        REASON_OTHER: _("other"),
-        REASON_PORT_UNREACHABLE: _("ICMP port unreachable"),
-        REASON_OVERSIZE: _("oversize datagram"),
-        REASON_EMPTY: _("empty datagram"),
-        REASON_SEND_FAILED: _("send failed"),
-        REASON_RECEIVE_FAILED: _("receive failed"),
-        REASON_INTERNAL: _("internal relay error"),
-        REASON_NO_PEER: _("reply before any peer"),
-        REASON_TRUNCATED_CAPTURES: _("captures truncated"),
-    }
-    return labels.get(reason, reason.replace("-", " "))
+    label = _REASON_LABELS.get(reason)
+    return reason.replace("-", " ") if label is None else label()
 
 
 def count_parts(pairs: tuple[tuple[str, int], ...]) -> list[str]:
@@ -90,25 +93,24 @@ def counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(count_parts(pairs))
 
 
-def _field_labels() -> dict[str, str]:
-    return {
-        FrameField.FRAME_COUNT: _("frame count"),
-        FrameField.FRAME_RATE: _("frame rate"),
-        FrameField.PWM: _("PWM 1-8"),
-        FrameField.TIMESTAMP: _("timestamp"),
-        FrameField.RC: _("RC channels"),
-        FrameField.COPTER_ID: _("copter id"),
-        FrameField.CHECKSUM: _("checksum"),
-        FrameField.NO_CHECKSUM_TG: _("checksum"),
-        FrameField.TIME: _("time"),
-        FrameField.TARGET_ID: _("target"),
-        FrameField.PACKET: _("packet"),
-        FrameField.LENGTH: _("length"),
-        FrameField.DECODED: _("decoded"),
-        FrameField.SEQUENCE: _("sequence"),
-        FrameField.CONTROL: _("control"),
-        FrameField.BLOCKS: _("blocks"),
-    }
+_FIELD_LABELS: dict[str, Callable[[], str]] = {
+    FrameField.FRAME_COUNT: lambda: _("frame count"),
+    FrameField.FRAME_RATE: lambda: _("frame rate"),
+    FrameField.PWM: lambda: _("PWM 1-8"),
+    FrameField.TIMESTAMP: lambda: _("timestamp"),
+    FrameField.RC: lambda: _("RC channels"),
+    FrameField.COPTER_ID: lambda: _("copter id"),
+    FrameField.CHECKSUM: lambda: _("checksum"),
+    FrameField.NO_CHECKSUM_TG: lambda: _("checksum"),
+    FrameField.TIME: lambda: _("time"),
+    FrameField.TARGET_ID: lambda: _("target"),
+    FrameField.PACKET: lambda: _("packet"),
+    FrameField.LENGTH: lambda: _("length"),
+    FrameField.DECODED: lambda: _("decoded"),
+    FrameField.SEQUENCE: lambda: _("sequence"),
+    FrameField.CONTROL: lambda: _("control"),
+    FrameField.BLOCKS: lambda: _("blocks"),
+}
 
 
 def _seconds(value: FieldValue) -> str:
@@ -146,30 +148,38 @@ def _blocks(value: FieldValue) -> str:
     return text
 
 
+def _pwm(value: FieldValue) -> str:
+    return " ".join(str(pwm) for pwm in value) if isinstance(value, tuple) else str(value)
+
+
+def _decoded(value: FieldValue) -> str:
+    return _("yes") if value else _("no: its values mean what the user's model makes of them")
+
+
+_FIELD_FORMATS: dict[str, Callable[[FieldValue], str]] = {
+    FrameField.FRAME_RATE: lambda value: _("{rate} Hz").format(rate=value),
+    FrameField.PWM: _pwm,
+    FrameField.TIMESTAMP: _seconds,
+    FrameField.TIME: _seconds,
+    FrameField.RC: _rc,
+    FrameField.NO_CHECKSUM_TG: lambda value: _("none (tg {tg})").format(tg=value),
+    FrameField.DECODED: _decoded,
+    FrameField.BLOCKS: _blocks,
+}
+
+
 def field_text(key: str, value: FieldValue) -> str:
     """The value of one frame field in words; a value of an unknown field as it is."""
-    formats: dict[str, Callable[[], str]] = {
-        FrameField.FRAME_RATE: lambda: _("{rate} Hz").format(rate=value),
-        FrameField.PWM: lambda: (
-            " ".join(str(pwm) for pwm in value) if isinstance(value, tuple) else str(value)
-        ),
-        FrameField.TIMESTAMP: lambda: _seconds(value),
-        FrameField.TIME: lambda: _seconds(value),
-        FrameField.RC: lambda: _rc(value),
-        FrameField.NO_CHECKSUM_TG: lambda: _("none (tg {tg})").format(tg=value),
-        FrameField.DECODED: lambda: (
-            _("yes") if value else _("no: its values mean what the user's model makes of them")
-        ),
-        FrameField.BLOCKS: lambda: _blocks(value),
-    }
-    shown = formats.get(key)
-    return str(value) if shown is None else shown()
+    shown = _FIELD_FORMATS.get(key)
+    return str(value) if shown is None else shown(value)
 
 
 def frame_fields(summary: FrameSummary) -> list[tuple[str, str]]:
     """(label, value) pairs of a summary's fields, in display order."""
-    labels = _field_labels()
-    return [(labels.get(key, key), field_text(key, value)) for key, value in summary.fields]
+    return [
+        (label() if (label := _FIELD_LABELS.get(key)) is not None else key, field_text(key, value))
+        for key, value in summary.fields
+    ]
 
 
 def frame_text(summary: FrameSummary) -> str:
