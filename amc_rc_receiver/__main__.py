@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from amc_rc_receiver import _, __version__, install_language, language_from_environment
 from amc_rc_receiver.bridge_spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
 from amc_rc_receiver.check_options import add_check_arguments, demo_choice
-from amc_rc_receiver.sim_bridge.protocols import NAMES as PROTOCOL_NAMES
+from amc_rc_receiver.sim_bridge.protocol_names import AUTO
+from amc_rc_receiver.sim_bridge.protocols import PROTOCOLS
 from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
 
 if TYPE_CHECKING:
@@ -88,6 +89,12 @@ def _instance_number(text: str) -> int:
         message = _("{text!r} is not an instance number (0, 1, 2, ...)")
         raise argparse.ArgumentTypeError(message.format(text=text))
     return int(text)
+
+
+def _protocols_with_ports() -> str:
+    """``name (port, ...)`` for each row of the protocol table, then ``auto``."""
+    rows = [f"{row.name} ({', '.join(map(str, row.default_ports))})" for row in PROTOCOLS]
+    return ", ".join([*rows, AUTO])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,8 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROTOCOL,LISTEN[,TARGET]",
         help=_(
             "relay and decode a simulator link, e.g. ardupilot-json,127.0.0.1:9002,127.0.0.1:9012 "
-            "(protocols: {protocols}; no target = listen only); repeatable"
-        ).format(protocols=", ".join(PROTOCOL_NAMES)),
+            "(protocols with their usual ports: {protocols}; no target = listen only); repeatable"
+        ).format(protocols=_protocols_with_ports()),
     )
     parser.add_argument(
         "--transmitter-off-after",

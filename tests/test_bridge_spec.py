@@ -92,3 +92,19 @@ def test_arbitrary_text_either_parses_or_raises_the_readable_error(text: str) ->
         assert message
     else:
         assert 0 <= spec.listen[1] <= 65535
+
+
+def test_the_help_of_bridge_names_every_protocol_of_the_table_with_its_usual_ports() -> None:
+    """GIVEN the command line's parser WHEN its --bridge help is read
+    THEN it lists every accepted protocol, each with the ports the protocol table gives it."""
+    from amc_rc_receiver.__main__ import build_parser
+    from amc_rc_receiver.sim_bridge.protocol_names import AUTO
+    from amc_rc_receiver.sim_bridge.protocols import NAMES, PROTOCOLS
+
+    action = next(action for action in build_parser()._actions if "--bridge" in action.option_strings)
+    help_text = str(action.help)
+    for row in PROTOCOLS:
+        assert f"{row.name} ({', '.join(str(port) for port in row.default_ports)})" in help_text
+    assert set(NAMES) == {row.name for row in PROTOCOLS} | {AUTO}
+    assert f", {AUTO};" in help_text
+    assert "xrp (3540)" in help_text  # WPILib's XRP firmware port, as a fixed point
