@@ -346,7 +346,7 @@ class RCReceiverDataModel:
                 if source is None or not is_selected_source(*source, *target):
                     continue
                 if kind in observed:
-                    self._check.observe(msg, now)
+                    self._check.observe(msg, kind, now)
                 # Any timestamped message (ATTITUDE, SYSTEM_TIME…) keeps the vehicle clock mapped;
                 # an untimestamped one is stamped once the poll knows if it read behind a backlog.
                 time_boot_ms = message_timestamp(msg)

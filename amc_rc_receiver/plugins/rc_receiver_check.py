@@ -126,13 +126,14 @@ class ReceiverCheckTracker:
 
     # ----------------------------------------------------------------- messages
 
-    def observe(self, msg: Any, now: float) -> None:
-        """One message of the selected vehicle, in the order the poll read it.
+    def observe(self, msg: Any, kind: str | None, now: float) -> None:
+        """One message of the selected vehicle, of type ``kind``, in the order the poll read it.
 
-        Only the types in `observed_types` mean anything here; a caller that reads many messages
-        may skip the others itself and save the call.
+        ``kind`` is the type the caller already read from the message.  Only the types in
+        `observed_types` mean anything here; a caller that reads many messages may skip the others
+        itself and save the call.
         """
-        observer = self._observers.get(msg.get_type())
+        observer = self._observers.get(kind or "")
         if observer is not None:
             observer(msg, now)
 
