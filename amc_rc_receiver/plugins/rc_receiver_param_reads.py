@@ -93,19 +93,17 @@ class ParameterReader:
         if self._wanted_for == (key, self.version):
             return
         self._wanted = wanted
-        before = len(self._requests)
+        before = set(self._requests)
         for name in self._wanted:
             if name in known:
-                if self._requests.pop(name, None) is not None:
-                    self.version += 1
+                self._requests.pop(name, None)
             elif name not in self._values and name not in self._unavailable:
                 self._requests.setdefault(name, _Request())
-        if len(self._requests) != before:
-            self.version += 1
         for name in list(self._requests):
             if name not in self._wanted:
                 del self._requests[name]
-                self.version += 1
+        if set(self._requests) != before:
+            self.version += 1
         self._wanted_for = (key, self.version)
 
     # ----------------------------------------------------------------- wire
