@@ -8,6 +8,7 @@ import contextlib
 import sys
 import tkinter as tk
 from collections.abc import Sequence
+from types import TracebackType
 
 from amc_rc_receiver import _
 from amc_rc_receiver.bridge_spec import BridgeSpec
@@ -20,6 +21,37 @@ from amc_rc_receiver.sitl_config import SitlConfig
 from amc_rc_receiver.standalone_window import CONNECT_TIMEOUT_S, StandaloneWindow
 from amc_rc_receiver.text_app import TransmitterSchedule, run_text_session
 from amc_rc_receiver.window_geometry import initial_geometry
+
+
+def run_mainloop(root: tk.Tk) -> None:
+    """``root.mainloop()``, except that Ctrl-C or SIGTERM inside a Tk callback ends it too.
+
+    Tk catches whatever a callback raises, reports it and carries on, so an interrupt that lands
+    while a callback runs (the window ticks ten times a second, often on a busy machine) would be
+    printed and forgotten.  Here it stops the loop and is raised again once the loop has returned,
+    where the program's own handling of an interrupt takes over.  Other errors are reported as
+    before.
+    """
+    report = root.report_callback_exception
+    interrupted = False
+
+    def on_callback_error(
+        kind: type[BaseException], error: BaseException, trace: TracebackType | None
+    ) -> None:
+        nonlocal interrupted
+        if issubclass(kind, KeyboardInterrupt):
+            interrupted = True
+            root.quit()
+            return
+        report(kind, error, trace)
+
+    root.report_callback_exception = on_callback_error
+    try:
+        root.mainloop()
+    finally:
+        root.report_callback_exception = report
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def run_window(
@@ -89,7 +121,7 @@ def run_window(
         window.add_bridges(bridges)
         if duration is not None:
             root.after(int(duration * 1000), window.close)
-        root.mainloop()
+        run_mainloop(root)
     finally:
         if support is not None:
             support.close()
