@@ -120,7 +120,7 @@ class SitlRunner:
         self.ports = config.ports
         self._clock = clock
         self.console = ConsoleLog(clock=clock)
-        self.transmitter = FailsafeTransmitter(config.failsafe_mode)
+        self.transmitter = FailsafeTransmitter(config.failsafe_mode, vehicle_ready=self._booted)
         self._json_keys = JsonKeysWatch()
         self._lock = threading.RLock()
         self._stop_event = threading.Event()
@@ -224,6 +224,11 @@ class SitlRunner:
             self._state = SitlState.STARTING
         supervisor.start()
         return ""
+
+    def _booted(self) -> bool:
+        """Whether the current SITL process has finished booting, as its control link saw it."""
+        control = self._control
+        return control is not None and control.booted(self.generation)
 
     def _start_helpers(self) -> None:
         backend = PhysicsBackend(transmitter=self.transmitter)

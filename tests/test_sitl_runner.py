@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -142,6 +143,28 @@ def test_a_killed_sitl_is_started_again_with_a_new_generation(tmp_path: Path) ->
         assert runner.status().restarts == 1
     finally:
         runner.stop()
+
+
+def test_no_rc_pulses_reach_a_sitl_that_has_not_finished_booting(tmp_path: Path) -> None:
+    """GIVEN a SITL that never reports the end of its boot (a stand-in without MAVLink)
+    WHEN the runner runs it with the transmitter on for a while
+    THEN nothing arrives on SITL's RC-input port and the transmitter gives no pulses: sticks that
+    reached a booting ArduCopter with the throttle up would start its ESC calibration."""
+    config = SitlConfig(stand_in(tmp_path), instance=free_instance(37))
+    rc_port = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    rc_port.bind(("127.0.0.1", config.ports.rc_input))
+    rc_port.settimeout(1.0)
+    runner = SitlRunner(config)
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "SITL to start", DEADLINE_S)
+        assert runner.transmitter.on
+        with pytest.raises(TimeoutError):
+            rc_port.recvfrom(100)
+        assert runner.transmitter.channels(4.5) is None
+    finally:
+        runner.stop()
+        rc_port.close()
 
 
 def test_a_sitl_that_exits_at_once_is_not_restarted_in_a_loop(tmp_path: Path) -> None:

@@ -68,6 +68,12 @@ class FailsafeTransmitter(Transmitter):
 
     ``channels(t)`` is what the receiver outputs: the sticks while on; while off, ``None`` (no
     pulses) or the sticks with the throttle held low.  Thread-safe like ``Transmitter``.
+
+    ``vehicle_ready``, when given, says whether the vehicle has finished booting; until it has,
+    the receiver outputs no pulses.  ArduCopter that boots with the throttle stick high takes it
+    for an ESC calibration request and never leaves its start-up (observed with SITL restarted
+    while the throttle sweep was up), so the sticks reach the vehicle only once it is up, as a
+    pilot switches on with the throttle down.
     """
 
     def __init__(
@@ -77,9 +83,11 @@ class FailsafeTransmitter(Transmitter):
         channel_count: int = 8,
         on: bool = True,
         sticks: tuple[StickSweep, ...] = DEFAULT_STICKS,
+        vehicle_ready: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(channel_count, on=on, sticks=sticks)
         self._mode = mode
+        self._vehicle_ready = vehicle_ready
         self._settings_lock = threading.Lock()
         self._low_throttle = DEFAULT_LOW_THROTTLE_PWM
         self._throttle_index = THROTTLE_CHANNEL - 1
@@ -102,6 +110,8 @@ class FailsafeTransmitter(Transmitter):
             self._throttle_index = channel - 1
 
     def channels(self, t: float) -> tuple[int, ...] | None:
+        if self._vehicle_ready is not None and not self._vehicle_ready():
+            return None
         if self.on:
             return self.sticks_at(t)
         if self._mode is FailsafeMode.NO_PULSES:

@@ -76,6 +76,24 @@ def test_low_throttle_receiver_holds_the_throttle_low_and_keeps_the_other_sticks
     assert values[:2] + values[3:] == sticks[:2] + sticks[3:]
 
 
+def test_a_vehicle_still_booting_gets_no_pulses_whatever_the_transmitter_does() -> None:
+    """GIVEN a receiver whose vehicle has not finished booting
+    WHEN its output is asked for with the transmitter on, off, and after the boot
+    THEN there are no pulses until the vehicle is up (a throttle stick up at boot would start
+    ArduCopter's ESC calibration), then the sticks and the chosen failsafe as usual."""
+    booted = [False]
+    transmitter = FailsafeTransmitter(FailsafeMode.LOW_THROTTLE, vehicle_ready=lambda: booted[0])
+    assert transmitter.channels(4.5) is None  # the throttle sweep's top
+    transmitter.set_on(False)
+    assert transmitter.channels(4.5) is None
+    booted[0] = True
+    held = transmitter.channels(4.5)
+    assert held is not None
+    assert held[2] == transmitter.low_throttle
+    transmitter.set_on(True)
+    assert transmitter.channels(4.5) == transmitter.sticks_at(4.5)
+
+
 def test_a_remapped_throttle_channel_is_the_one_held_low() -> None:
     """GIVEN RCMAP_THROTTLE 1 WHEN the low-throttle receiver loses the transmitter THEN CH1 is held low."""
     transmitter = FailsafeTransmitter(FailsafeMode.LOW_THROTTLE, on=False)
