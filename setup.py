@@ -16,7 +16,10 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-_CATALOG_TOOL = Path(__file__).resolve().parent / "scripts" / "i18n.py"
+_ROOT = Path(__file__).resolve().parent
+_CATALOG_TOOL = _ROOT / "scripts" / "i18n.py"
+# The import name; its source folder is ardupilot_methodic_configurator/ (pyproject's package-dir).
+_PACKAGE = "amc_rc_receiver"
 
 
 class BuildPyWithCatalogs(build_py):
@@ -29,7 +32,12 @@ class BuildPyWithCatalogs(build_py):
         # dataclasses look their module up in sys.modules while the module body runs.
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
-        module.compile_catalogs(Path(self.build_lib) / "amc_rc_receiver" / "locale")
+        if self.editable_mode:
+            # An editable install runs the package from its source folder: compile the catalogs there.
+            package = _ROOT / self.get_package_dir(_PACKAGE)
+        else:
+            package = Path(self.build_lib) / _PACKAGE
+        module.compile_catalogs(package / "locale")
 
 
 setup(cmdclass={"build_py": BuildPyWithCatalogs})

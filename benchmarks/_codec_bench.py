@@ -19,8 +19,8 @@ import struct
 import timeit
 from collections.abc import Callable
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, sitl_servo_packet, xrp
-from amc_rc_receiver.sim_bridge.errors import CodecError
+from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, sitl_servo_packet, xrp
+from amc_rc_receiver.sim_bridge.protocols.errors import CodecError
 
 _REPEATS = 7
 _MIN_SECONDS = 0.05

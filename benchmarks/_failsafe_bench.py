@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from amc_rc_receiver.standalone.session import CheckSession
 
 TICK_S = 0.1  # the view's polling period
 TARGET_S = 1.5  # the issues' target: RC failsafe shown within 1.5 s of the transmitter going off

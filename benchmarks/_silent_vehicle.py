@@ -3,9 +3,10 @@
 """A vehicle in a process of its own that never answers a command (for bench_poll.py).
 
 It listens on the UDP port given as the first argument, learns the ground station from its first
-datagram and then, every 100 ms, sends a burst of 50 MAVLink 2 messages (heartbeat, receiver
-telemetry, unrelated traffic), so that each poll of the check finds 50 waiting.  It stops after
-the number of seconds given as the second argument.
+datagram (or, given a third argument, sends to that loopback port from the start, for a ground
+station that listens with udpin) and then, every 100 ms, sends a burst of 50 MAVLink 2 messages
+(heartbeat, receiver telemetry, unrelated traffic), so that each poll of the check finds 50
+waiting.  It stops after the number of seconds given as the second argument.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def main() -> int:
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", port))
     sock.settimeout(seconds)
-    _data, ground_station = sock.recvfrom(65535)
+    if len(sys.argv) > 3:
+        ground_station = ("127.0.0.1", int(sys.argv[3]))
+    else:
+        _data, ground_station = sock.recvfrom(65535)
     sock.setblocking(False)
     encoder = mavlink2.MAVLink(None, srcSystem=1, srcComponent=1)
     boot = time.monotonic() - 60.0

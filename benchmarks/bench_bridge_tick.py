@@ -38,10 +38,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from amc_rc_receiver.frontend_tkinter_sim_bridge import DEFAULT_TICK_MS, BridgePanel
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
+from amc_rc_receiver.standalone.window.bridge_panel import DEFAULT_TICK_MS, BridgePanel
 
 LOOPBACK = "127.0.0.1"
 FOREIGN = "127.0.0.2"

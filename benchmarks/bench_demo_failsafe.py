@@ -17,10 +17,10 @@ import time
 
 from _failsafe_bench import TARGET_S, TICK_S, wait_for
 
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.device_names import DEMO_DEVICE
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
-from amc_rc_receiver.sim_bridge.demo_vehicle import RC_FAILSAFE_TIMEOUT_S
+from amc_rc_receiver.demo.vehicle import RC_FAILSAFE_TIMEOUT_S
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.standalone.options import DEMO_DEVICE
+from amc_rc_receiver.standalone.session import CheckSession
 
 CYCLES = 5
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from _failsafe_bench import TARGET_S, wait_for
 
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
-from amc_rc_receiver.sim_bridge.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.sitl_config import SitlConfig
+from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.sitl.config import SitlConfig
+from amc_rc_receiver.standalone.session import CheckSession
 
 CYCLES = 5
 RC_FS_TIMEOUT_S = 1.0

@@ -75,7 +75,7 @@ def main() -> int:
 
 def _run() -> int:
     from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-    from amc_rc_receiver.plugins.rc_receiver_state import (
+    from amc_rc_receiver.plugins.rc_receiver_snapshot import (
         ChannelReading,
         FailsafeStatus,
         IntervalRequestOutcome,
@@ -216,7 +216,6 @@ def _run() -> int:
 
 def _bridge_figures(root: tk.Tk) -> tuple[float, float]:
     """Idle and full render of the sidecar panel with three links (two of them relays)."""
-    from amc_rc_receiver.frontend_tkinter_sim_bridge import BridgePanel
     from amc_rc_receiver.sim_bridge.snapshot import (
         BridgeSnapshot,
         Direction,
@@ -225,6 +224,7 @@ def _bridge_figures(root: tk.Tk) -> tuple[float, float]:
         LinkSnapshot,
         OrderCounts,
     )
+    from amc_rc_receiver.standalone.window.bridge_panel import BridgePanel
 
     def snapshot(variant: int, now: float) -> BridgeSnapshot:
         def direction(which: Direction) -> DirectionSnapshot:

@@ -39,14 +39,15 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, protocols, rflysim, sitl_servo_packet, xrp
-from amc_rc_receiver.sim_bridge.errors import CodecError
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, sitl_servo_packet, xrp
+from amc_rc_receiver.sim_bridge.protocols import table as protocols
+from amc_rc_receiver.sim_bridge.protocols.errors import CodecError
+from amc_rc_receiver.sim_bridge.protocols.triage import REASON_DECODER_FAULT
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.relay_counters import REASON_INTERNAL
 from amc_rc_receiver.sim_bridge.snapshot import REASON_MONITOR_FAULT
-from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT
 
 MAX_DATAGRAM = 65_507  # the largest IPv4 UDP payload, so every input can also cross the relay
 SLOWEST_KEPT = 8

@@ -4,16 +4,22 @@
 
 Each spec imports this module (from its own folder, SPECPATH) and only adds the platform's
 packaging.  PyInstaller cannot see what is imported by name at run time, so this module lists it:
-every plugin and sim_bridge submodule (`collect_submodules`), pymavlink's dialect modules (mavutil
+every submodule of the package (`collect_submodules`), pymavlink's dialect modules (mavutil
 picks them with `__import__("pymavlink.dialects.v20." + dialect)`), and the package data files,
 compiling the translation catalogs first so a fresh clone packs its .mo files.  The configuration
 step files are packed from the repository's top-level folder to the place a wheel installs them.
+
+PyInstaller finds modules by walking its search path and cannot follow the editable install's
+import hook, which is what maps the source folder `ardupilot_methodic_configurator/` onto the
+package `amc_rc_receiver`.  So the Python files are staged under their import name in
+`build/pyinstaller-source/` (fresh for every build) and analysed from there.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,8 +28,9 @@ from PyInstaller.utils.hooks import collect_submodules
 
 APP_NAME = "amc-rc-receiver"
 PACKAGE = "amc_rc_receiver"
+# The package's source folder, which the wheel and the editable install map onto PACKAGE.
+SOURCE_FOLDER = "ardupilot_methodic_configurator"
 ENTRY_SCRIPT = "launch_amc_rc_receiver.py"
-SUBMODULE_PACKAGES = (f"{PACKAGE}.plugins", f"{PACKAGE}.sim_bridge")
 # Package data, relative to the package folder (mirrors pyproject's package-data; the .po
 # sources are not needed at run time because the .mo files are compiled here).
 DATA_PATTERNS = ("data/*/*.param", "data/*.json", "locale/*/LC_MESSAGES/*.mo")
@@ -48,10 +55,10 @@ def project_root(specpath: str) -> Path:
 
 
 def package_version(root: Path) -> str:
-    text = (root / PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    text = (root / SOURCE_FOLDER / "__init__.py").read_text(encoding="utf-8")
     match = re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.MULTILINE)
     if match is None:
-        raise SystemExit(f"no __version__ in {root / PACKAGE / '__init__.py'}")
+        raise SystemExit(f"no __version__ in {root / SOURCE_FOLDER / '__init__.py'}")
     return match.group(1)
 
 
@@ -63,12 +70,12 @@ def compile_translations(root: Path) -> list[str]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
-    return [str(path) for path in module.compile_catalogs(root / PACKAGE / "locale")]
+    return [str(path) for path in module.compile_catalogs(root / SOURCE_FOLDER / "locale")]
 
 
 def package_datas(root: Path) -> list[tuple[str, str]]:
     """(source file, destination folder) pairs for every package data file."""
-    package_dir = root / PACKAGE
+    package_dir = root / SOURCE_FOLDER
     compile_translations(root)
     po_files = sorted(package_dir.glob("locale/*/LC_MESSAGES/*.po"))
     missing = [po for po in po_files if not po.with_suffix(".mo").is_file()]
@@ -88,21 +95,30 @@ def package_datas(root: Path) -> list[tuple[str, str]]:
     return datas
 
 
+def staged_source(root: Path) -> Path:
+    """A folder holding the package's Python files under its import name, for the analysis."""
+    staging = root / "build" / "pyinstaller-source"
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(
+        root / SOURCE_FOLDER,
+        staging / PACKAGE,
+        ignore=shutil.ignore_patterns("__pycache__", "data", "locale"),
+    )
+    return staging
+
+
 def hidden_imports() -> list[str]:
     """Modules PyInstaller's import analysis cannot find on its own."""
-    modules: list[str] = []
-    for package in SUBMODULE_PACKAGES:
-        found = collect_submodules(package)
-        if package not in found:
-            raise SystemExit(f"cannot import {package}: is the project installed in this environment?")
-        modules += found
+    modules = collect_submodules(PACKAGE)
+    if PACKAGE not in modules:
+        raise SystemExit(f"cannot import {PACKAGE}: is the project installed in this environment?")
     return modules + list(MAVLINK_DIALECT_MODULES)
 
 
 def analysis_options(root: Path) -> dict[str, Any]:
     """Keyword arguments for `Analysis(...)` shared by every platform."""
     return {
-        "pathex": [str(root)],
+        "pathex": [str(staged_source(root))],
         "binaries": [],
         "datas": package_datas(root),
         "hiddenimports": hidden_imports(),

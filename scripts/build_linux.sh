@@ -61,7 +61,7 @@ missing_own=$(grep -E "^missing module named '?amc_rc_receiver" "$warn_file" || 
 
 step "smoke test without Python"
 VERSION=$("$PY" -c 'import re, pathlib
-text = pathlib.Path("amc_rc_receiver/__init__.py").read_text()
+text = pathlib.Path("ardupilot_methodic_configurator/__init__.py").read_text()
 print(re.search(r"__version__ = \"([^\"]+)\"", text).group(1))')
 empty_path=$(mktemp -d)
 work_dir=$(mktemp -d)

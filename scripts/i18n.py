@@ -57,8 +57,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = "amc_rc_receiver"
-PACKAGE_DIR = ROOT / PACKAGE
+# The source folder of the package amc_rc_receiver (pyproject's package-dir).
+PACKAGE_DIR = ROOT / "ardupilot_methodic_configurator"
 LOCALE_DIR = PACKAGE_DIR / "locale"
 DOMAIN = "amc_rc_receiver"
 POT_PATH = LOCALE_DIR / f"{DOMAIN}.pot"

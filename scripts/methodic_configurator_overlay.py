@@ -9,7 +9,7 @@
 Strategy: copy the release wheel entry by entry and change only what a drop-in replacement has
 to change, then prove it on the result before a single byte is written.
 
-- Taken from ``amc_rc_receiver/plugins/``: every ``*.py`` except the host stand-ins
+- Taken from ``ardupilot_methodic_configurator/plugins/``: every ``*.py`` except the host stand-ins
   (``__init__``, ``plugin_factory``, ``plugin_protocol``, ``plugin_constants``, which the release
   provides itself).  ``data_model_rc_receiver.py`` and ``frontend_tkinter_rc_receiver.py``
   replace the release's files of the same names; every other module is *added* and must not
@@ -57,7 +57,7 @@ PACKAGE = "ardupilot_methodic_configurator"
 PLUGINS_DIR = f"{PACKAGE}/plugins"
 DEFAULT_VERSION = "5.0.1"
 DEFAULT_LOCAL_LABEL = "rcreceiver.1"
-OUR_PLUGINS = ROOT / "amc_rc_receiver" / "plugins"
+OUR_PLUGINS = ROOT / "ardupilot_methodic_configurator" / "plugins"
 # The release's files that the overlay replaces; everything else of the release stays as it is.
 REPLACED_MODULES = ("data_model_rc_receiver.py", "frontend_tkinter_rc_receiver.py")
 # Our stand-ins for the host's own modules: the release brings its real ones.

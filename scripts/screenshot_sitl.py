@@ -24,11 +24,11 @@ for folder in (ROOT, ROOT / "scripts"):
 
 from screenshots import GEOMETRY, ScreenshotError, grab, pump_for, pump_until, x_display  # noqa: E402
 
-from amc_rc_receiver.check_session import CheckSession  # noqa: E402
-from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
-from amc_rc_receiver.sitl_config import SitlConfig  # noqa: E402
-from amc_rc_receiver.standalone_window import StandaloneWindow  # noqa: E402
+from amc_rc_receiver.sitl.config import SitlConfig  # noqa: E402
+from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
+from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport  # noqa: E402
+from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots" / "sitl.png"
 # SITL boots in seconds, longer on a loaded machine; the failsafe needs RC_FS_TIMEOUT (1 s) more.

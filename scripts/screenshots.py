@@ -29,12 +29,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from amc_rc_receiver.check_session import CheckSession  # noqa: E402
-from amc_rc_receiver.device_names import DEMO_DEVICE  # noqa: E402
+from amc_rc_receiver.demo.setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
-from amc_rc_receiver.sim_bridge.demo_setups import DemoChoice  # noqa: E402
-from amc_rc_receiver.standalone_window import StandaloneWindow  # noqa: E402
-from amc_rc_receiver.window_geometry import DEFAULT_GEOMETRY  # noqa: E402
+from amc_rc_receiver.standalone.options import DEMO_DEVICE  # noqa: E402
+from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
+from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY  # noqa: E402
+from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
 GEOMETRY = DEFAULT_GEOMETRY

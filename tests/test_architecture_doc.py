@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""ARCHITECTURE_rc_receiver.md stays true of the code: its file table and its key numbers."""
+"""ARCHITECTURE_rc_receiver.md stays true of the code: its map of folders, the plugin's modules and
+its key numbers."""
 
 from __future__ import annotations
 
@@ -12,41 +13,80 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "ARCHITECTURE_rc_receiver.md"
-PACKAGE = ROOT / "amc_rc_receiver"
+SOURCE = ROOT / "ardupilot_methodic_configurator"
 
 
-def file_table_paths() -> list[str]:
+def _section(title: str) -> str:
     text = DOC.read_text(encoding="utf-8")
-    section = text.split("## Components and data flow", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE)
+    return text.split(f"### {title}", 1)[1].split("\n## ", 1)[0]
 
 
-def test_the_file_table_names_only_existing_files() -> None:
-    """GIVEN the architecture document WHEN its file table is read THEN every named file exists."""
-    paths = file_table_paths()
-    assert len(paths) > 30
-    missing = [path for path in paths if not (ROOT / path).is_file()]
+def _rows(table_head: str) -> list[list[str]]:
+    """The rows of the table whose header row starts with ``table_head``, as cell texts."""
+    lines = _section("The house").splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith(table_head))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def _names(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def folder_map() -> dict[str, list[str]]:
+    """Folder -> its key modules, from the map of the house."""
+    return {_names(folder)[0]: _names(modules) for folder, _job, modules in _rows("| folder |")}
+
+
+def test_the_map_names_existing_folders_and_their_key_modules() -> None:
+    """GIVEN the map of folders WHEN each row is read THEN the folder exists and holds every key
+    module the row names."""
+    folders = folder_map()
+    assert len(folders) >= 12
+    missing = [
+        f"{folder}{module}"
+        for folder, modules in folders.items()
+        for module in modules
+        if not (ROOT / folder / module).is_file()
+    ]
+    assert [folder for folder in folders if not (ROOT / folder).is_dir()] == []
     assert missing == []
 
 
-def test_every_package_module_is_in_the_file_table() -> None:
-    """GIVEN the package WHEN its modules are listed THEN each one has a row in the file table."""
-    listed = set(file_table_paths())
-    modules = sorted(
-        str(path.relative_to(ROOT))
-        for path in PACKAGE.rglob("*.py")
-        if path.name != "__init__.py" or path.parent == PACKAGE
-    )
-    assert [module for module in modules if module not in listed] == []
+def test_every_folder_of_the_package_is_on_the_map() -> None:
+    """GIVEN the package's folders (each a Python package) WHEN compared with the map THEN each
+    has its row, and each opens with a docstring that states its strategy."""
+    on_map = set(folder_map())
+    folders = sorted(path.parent for path in SOURCE.rglob("__init__.py"))
+    names = [f"{folder.relative_to(ROOT)}/" for folder in folders]
+    assert [name for name in names if name not in on_map] == []
+    for folder in folders:
+        text = (folder / "__init__.py").read_text(encoding="utf-8")
+        docstring = re.search(r'^"""(.+?)"""', text, flags=re.MULTILINE | re.DOTALL)
+        assert docstring is not None, f"{folder} says nothing of itself"
+        assert len(docstring.group(1).split()) >= 20, f"{folder} says too little of its strategy"
+
+
+def test_the_plugin_table_lists_exactly_the_plugin_modules() -> None:
+    """GIVEN the plugin's module table WHEN compared with plugins/ THEN every module has a row and
+    every row a module."""
+    listed = {_names(module)[0] for module, _what in _rows("| plugin module |")}
+    plugins = (SOURCE / "plugins").glob("*.py")
+    on_disk = {f"plugins/{path.name}" for path in plugins if path.name != "__init__.py"}
+    assert listed == on_disk
 
 
 @pytest.mark.parametrize(
     ("sentence", "home", "actual"),
     [
         ("at most 50 messages", "data_model_rc_receiver", "MAX_MESSAGES_PER_POLL"),
-        ("3 s after their last", "rc_receiver_state", "STALE_AFTER_S"),
+        ("3 s after their last", "rc_receiver_snapshot", "STALE_AFTER_S"),
         ("over a 2 s sliding window", "data_model_rc_receiver", "RATE_WINDOW_S"),
-        ("at 200000 µs (5 Hz)", "rc_receiver_mavlink", "REQUESTED_INTERVAL_US"),
+        ("at 200000 µs (5 Hz)", "rc_receiver_telemetry", "REQUESTED_INTERVAL_US"),
     ],
 )
 def test_the_documented_model_constants_match_the_code(sentence: str, home: str, actual: str) -> None:
@@ -62,7 +102,7 @@ def test_the_documented_model_constants_match_the_code(sentence: str, home: str,
 def test_the_documented_ack_timeout_and_plugin_name_match_the_code() -> None:
     """GIVEN the ACK timeout and plugin name in the document WHEN compared THEN they match the code."""
     from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-    from amc_rc_receiver.plugins.rc_receiver_commands import CommandManager
+    from amc_rc_receiver.plugins.rc_receiver_requests import CommandManager
 
     text = DOC.read_text(encoding="utf-8")
     assert f"timed out after {CommandManager.DEFAULT_ACK_TIMEOUT_S} s" in text

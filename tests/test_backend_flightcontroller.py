@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.device_strings import DeviceError, parse_device
-from amc_rc_receiver.mavlink_connections import GCS_COMPONENT_ID, GCS_SYSTEM_ID
+from amc_rc_receiver.connection.devices import DeviceError, parse_device
+from amc_rc_receiver.connection.opening import GCS_COMPONENT_ID, GCS_SYSTEM_ID
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import ScriptedFlightController

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from amc_rc_receiver.bridge_spec import parse_bridge_spec
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.device_names import DEMO_DEVICE
+from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
+from amc_rc_receiver.standalone.options import DEMO_DEVICE
+from amc_rc_receiver.standalone.session import CheckSession
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket, wait_for
 
 pytestmark = pytest.mark.skipif(

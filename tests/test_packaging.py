@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# The import name, and the source folder it is built from (pyproject's package-dir).
 PACKAGE = "amc_rc_receiver"
+SOURCE = ROOT / "ardupilot_methodic_configurator"
 VEHICLES = ("ArduCopter", "ArduPlane", "Heli", "Rover")
 EXAMPLES = {
     "ArduCopter": "05_remote_controller_receiver.param",
@@ -66,7 +68,7 @@ def _assert_installed_layout(names: set[str]) -> None:
         assert f"{PACKAGE}/configuration_steps/configuration_steps_{vehicle}.json" in names
         assert f"{PACKAGE}/data/{vehicle}/{EXAMPLES[vehicle]}" in names
     assert f"{PACKAGE}/configuration_steps/configuration_steps_schema.json" in names
-    assert f"{PACKAGE}/configuration_steps.py" in names
+    assert f"{PACKAGE}/host/configuration_steps.py" in names
     # The step folder is package data, never a top-level package of its own.
     assert not [name for name in names if name.startswith("configuration_steps/")]
     for language in ("de", "zh_CN"):
@@ -82,16 +84,16 @@ def test_pyproject_packages_every_folder_of_the_package_and_maps_the_step_folder
     """
     setuptools_config = _pyproject()["tool"]["setuptools"]
     on_disk = {
-        ".".join(folder.relative_to(ROOT).parts)
-        for folder in [ROOT / PACKAGE, *(ROOT / PACKAGE).rglob("*")]
+        ".".join((PACKAGE, *folder.relative_to(SOURCE).parts))
+        for folder in [SOURCE, *SOURCE.rglob("*")]
         if folder.is_dir() and "__pycache__" not in folder.parts
     }
     mapped = f"{PACKAGE}.configuration_steps"
 
     assert set(setuptools_config["packages"]) == on_disk | {mapped}
-    assert setuptools_config["package-dir"] == {mapped: "configuration_steps"}
+    assert setuptools_config["package-dir"] == {PACKAGE: SOURCE.name, mapped: "configuration_steps"}
     assert setuptools_config["package-data"][mapped] == ["*.json"]
-    assert not (ROOT / PACKAGE / "configuration_steps").exists()
+    assert not (SOURCE / "configuration_steps").exists()
     step_files = {path.name for path in (ROOT / "configuration_steps").glob("*.json")}
     assert step_files == {f"configuration_steps_{name}.json" for name in (*VEHICLES, "schema")}
 
@@ -114,9 +116,9 @@ def test_the_wheel_ships_package_data_licence_and_compiled_catalogs(tmp_path: Pa
         "import json, sys\n"
         f"sys.path.insert(0, {str(target)!r})\n"
         "import amc_rc_receiver\n"
-        "from amc_rc_receiver.configuration_steps import available_vehicles, load_configuration_steps,"
+        "from amc_rc_receiver.host.configuration_steps import available_vehicles, load_configuration_steps,"
         " steps_directory\n"
-        "from amc_rc_receiver.param_file import example_receiver_param_file\n"
+        "from amc_rc_receiver.host.param_file import example_receiver_param_file\n"
         "print(json.dumps({'package': amc_rc_receiver.__file__, 'steps': str(steps_directory()),"
         " 'vehicles': list(available_vehicles()),"
         " 'receivers': {v: load_configuration_steps(v).plugin_step('rc_receiver').filename"
@@ -157,8 +159,32 @@ def test_the_sdist_carries_the_top_level_step_folder_and_builds_a_complete_wheel
         names = {name.removeprefix(f"{top}/") for name in archive.getnames()}
     for vehicle in VEHICLES:
         assert f"configuration_steps/configuration_steps_{vehicle}.json" in names
-        assert f"{PACKAGE}/data/{vehicle}/{EXAMPLES[vehicle]}" in names
+        # An sdist carries the source folder, which the wheel built from it maps onto the package.
+        assert f"{SOURCE.name}/data/{vehicle}/{EXAMPLES[vehicle]}" in names
     assert "configuration_steps/configuration_steps_schema.json" in names
 
     wheel = _build_wheel(sdist, tmp_path / "wheels")
     _assert_installed_layout(set(zipfile.ZipFile(wheel).namelist()))
+
+
+@pytest.mark.slow
+def test_an_editable_install_compiles_the_catalogs_into_the_source_folder(tmp_path: Path) -> None:
+    """GIVEN a copy of the sources without any compiled catalog
+    WHEN it is installed with `pip install -e` into a fresh environment
+    THEN the source folder holds a .mo per language, and the program installed from it speaks German
+    (it used to say "No translation for 'de'")."""
+    project = _copy_sources(tmp_path)
+    environment = tmp_path / "env"
+    _run([sys.executable, "-m", "venv", str(environment)])
+    python = environment / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps"]
+    _run([*pip, "-e", str(project)])
+
+    for language in ("de", "zh_CN"):
+        assert (project / SOURCE.name / "locale" / language / "LC_MESSAGES" / "amc_rc_receiver.mo").is_file()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    probe = "import amc_rc_receiver as p; print(p.__file__, p.install_language('de'), p._('Stopped.'))"
+    package_file, installed, stopped = _run([str(python), "-c", probe], cwd=elsewhere).split()
+    assert Path(package_file).is_relative_to(project / SOURCE.name)
+    assert (installed, stopped) == ("True", "Angehalten.")

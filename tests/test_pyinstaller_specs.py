@@ -24,8 +24,9 @@ pytest.importorskip("PyInstaller", reason="PyInstaller is in the project's [buil
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_DIR = ROOT / "pyinstaller"
+# The import name, and the source folder pyproject maps onto it.
 PACKAGE = "amc_rc_receiver"
-PACKAGE_DIR = ROOT / PACKAGE
+PACKAGE_DIR = ROOT / "ardupilot_methodic_configurator"
 # The configuration step files sit in the repository's top-level folder, outside the package.
 STEPS_DIR = ROOT / "configuration_steps"
 LAUNCHER = SPEC_DIR / "launch_amc_rc_receiver.py"
@@ -119,18 +120,15 @@ def test_spec_names_the_launcher_and_uses_the_shared_inputs(platform: str) -> No
     assert {keyword.arg: ast.unparse(keyword.value) for keyword in exe.keywords}["name"] == "common.APP_NAME"
 
 
-def test_shared_spec_logic_collects_both_subpackages_and_all_data_kinds() -> None:
+def test_shared_spec_logic_collects_the_package_and_all_data_kinds() -> None:
     """GIVEN _common_spec.py WHEN its syntax tree is read
-    THEN it calls collect_submodules and names plugins, sim_bridge, the data folders (the top-level
-    step folder among them) and dialects."""
+    THEN it calls collect_submodules and names the data folders (the top-level step folder among
+    them) and dialects."""
     text = (SPEC_DIR / "_common_spec.py").read_text(encoding="utf-8")
     assert tuple(text.splitlines()[:2]) == SPDX
     tree = ast.parse(text)
     assert _calls(tree, "collect_submodules")
     literals = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
-    fstrings = {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)}
-    assert "f'{PACKAGE}.plugins'" in fstrings
-    assert "f'{PACKAGE}.sim_bridge'" in fstrings
     assert {"data/*/*.param", "locale/*/LC_MESSAGES/*.mo", "configuration_steps", "*.json"} <= literals
     assert {"ardupilotmega", "common"} <= literals
 
@@ -161,8 +159,10 @@ def test_data_patterns_cover_the_runtime_package_data_of_pyproject() -> None:
     mapped = {
         (folder, pattern, package.replace(".", "/"))
         for package, folder in setuptools_config["package-dir"].items()
+        if package != PACKAGE  # the package's own source folder, analysed from its staged copy
         for pattern in package_data[package]
     }
+    assert setuptools_config["package-dir"][PACKAGE] == PACKAGE_DIR.name == common.SOURCE_FOLDER
     assert mapped == set(common.MAPPED_DATA)
 
 
@@ -194,21 +194,29 @@ def test_spec_analyses_the_launcher_from_the_project_root(
     recorded_builds: dict[str, list[_Recorded]], platform: str
 ) -> None:
     """GIVEN a spec run from any working directory WHEN it builds its Analysis
-    THEN the script is the launcher and the project root is on the search path."""
+    THEN the script is the launcher and the search path is a copy of the package's source folder
+    under the package's import name, file for file."""
     (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
     assert [Path(script).resolve() for script in analysis.args[0]] == [LAUNCHER.resolve()]
-    assert analysis.kwargs["pathex"] == [str(ROOT)]
+    (staging,) = analysis.kwargs["pathex"]
+    staged = Path(staging) / PACKAGE
+    sources = {path.relative_to(PACKAGE_DIR) for path in PACKAGE_DIR.rglob("*.py")}
+    assert {path.relative_to(staged) for path in staged.rglob("*.py")} == sources
+    assert all((staged / path).read_bytes() == (PACKAGE_DIR / path).read_bytes() for path in sources)
 
 
 @pytest.mark.parametrize("platform", SPECS)
-def test_spec_collects_every_plugin_and_sim_bridge_module_and_the_dialects(
+def test_spec_collects_every_module_of_the_package_and_the_dialects(
     recorded_builds: dict[str, list[_Recorded]], platform: str
 ) -> None:
-    """GIVEN the modules on disk in plugins/ and sim_bridge/ WHEN a spec's hidden imports are built
+    """GIVEN the modules on disk in every folder of the package WHEN a spec's hidden imports are built
     THEN every one of them and the MAVLink 2 dialects are included."""
     (analysis,) = [step for step in recorded_builds[platform] if step.kind == "Analysis"]
     hidden = set(analysis.kwargs["hiddenimports"])
-    expected = _source_modules(f"{PACKAGE}.plugins") | _source_modules(f"{PACKAGE}.sim_bridge")
+    folders = [path.parent for path in PACKAGE_DIR.rglob("__init__.py")]
+    expected = set().union(
+        *(_source_modules(".".join((PACKAGE, *folder.relative_to(PACKAGE_DIR).parts))) for folder in folders)
+    )
     assert expected - hidden == set()
     assert {"pymavlink.dialects.v20.ardupilotmega", "pymavlink.dialects.v20.common"} <= hidden
 
@@ -234,7 +242,7 @@ def test_spec_packs_every_data_file_and_compiled_catalog(
     }
     for path in in_package:
         assert path.resolve() in packed, f"{path} is not packed"
-        assert packed[path.resolve()] == path.parent.relative_to(ROOT).as_posix()
+        assert packed[path.resolve()] == (PACKAGE / path.parent.relative_to(PACKAGE_DIR)).as_posix()
     for path in step_files:
         assert path.resolve() in packed, f"{path} is not packed"
         assert packed[path.resolve()] == f"{PACKAGE}/configuration_steps"

@@ -19,11 +19,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from amc_rc_receiver.check_options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
+import amc_rc_receiver
+from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 
 pytestmark = pytest.mark.slow
 SCHEMA_FILE = (
-    Path(__file__).resolve().parents[2] / "amc_rc_receiver" / "data" / "rc_receiver_report.schema.json"
+    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )
 # Only a bound against a hung run; the runs end by themselves long before.
 HANG_S = 120
@@ -127,3 +128,61 @@ def test_help_documents_the_exit_statuses() -> None:
     assert "exit status: 0 the receiver test PASSED; 3 it FAILED; 4 it is INCOMPLETE" in text
     assert "--demo-setup" in text
     assert "--report" in text
+
+
+# A Python without Tk (a server, a container, a Raspberry Pi without python3-tk): tkinter is made
+# unimportable before the program starts, as it is there.
+_WITHOUT_TK = (
+    "import runpy, sys\n"
+    "sys.modules['tkinter'] = None\n"
+    "sys.modules['_tkinter'] = None\n"
+    "sys.argv = ['amc-rc-receiver', *sys.argv[1:]]\n"
+    "runpy.run_module('amc_rc_receiver', run_name='__main__', alter_sys=True)\n"
+)
+
+
+def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    if display:
+        # Only its presence counts: without Tk nothing ever connects to it.
+        env["DISPLAY"] = os.environ.get("DISPLAY", ":99")
+    return subprocess.run(
+        [sys.executable, "-c", _WITHOUT_TK, *args],
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def test_the_terminal_view_runs_the_whole_test_on_a_python_without_tk(tmp_path: Path) -> None:
+    """
+    GIVEN a Python on which tkinter cannot be imported
+    WHEN `amc-rc-receiver --demo --text` runs the test
+    THEN it ends with "Verdict: PASSED", exits 0 and writes its report, with no traceback and no
+         word about a plugin that could not load
+    """
+    result = run_without_tk("--demo", "--text", "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    assert "Verdict: PASSED" in result.stdout
+    assert "Traceback" not in result.stderr
+    assert "plugin" not in result.stderr
+    assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
+
+
+def test_without_tk_the_window_gives_way_to_the_terminal_view_and_says_why() -> None:
+    """
+    GIVEN a Python without Tk on a machine with a display
+    WHEN the program is asked for its window
+    THEN it says that Tk is missing and how to get it, and runs the terminal view instead
+    """
+    result = run_without_tk("--demo", "--duration", "2", display=True)
+
+    assert result.returncode == EXIT_INCOMPLETE, result.stdout + result.stderr
+    assert "no Tk (install python3-tk)" in result.stderr
+    assert "Verdict: INCOMPLETE" in result.stdout
+    assert "Traceback" not in result.stderr

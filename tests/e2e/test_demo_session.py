@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.device_names import DEMO_DEVICE
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.standalone.options import DEMO_DEVICE
+from amc_rc_receiver.standalone.session import CheckSession
 
 pytestmark = pytest.mark.slow
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.sim_bridge.demo_parameters import COPTER_PARAMETERS
+from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
 from tests.support.mavlink_station import Station, is_ack
 from tests.support.processes import Process, free_tcp_port, quiet_env, serve_demo_command
 from tests.support.udp import wait_for

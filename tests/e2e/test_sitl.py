@@ -302,7 +302,7 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
     instance = free_instance(25)
     port = 5760 + 10 * instance
     backend = subprocess.Popen(
-        [sys.executable, "-m", "amc_rc_receiver.sim_bridge.physics_backend", "--instance", str(instance)],
+        [sys.executable, "-m", "amc_rc_receiver.demo.physics_backend", "--instance", str(instance)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

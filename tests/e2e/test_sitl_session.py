@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink
 
-from amc_rc_receiver.check_session import CheckSession
-from amc_rc_receiver.frontend_tkinter_sitl import SitlWindowSupport
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
-from amc_rc_receiver.sitl_config import SitlConfig
-from amc_rc_receiver.standalone_window import StandaloneWindow
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.sitl.config import SitlConfig
+from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport
+from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
 
 pytestmark = [

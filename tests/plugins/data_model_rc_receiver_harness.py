@@ -22,7 +22,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0
@@ -193,3 +193,48 @@ class ModelHarness:
             for command, params in self.vehicle.commands_received()
             if command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL
         ]
+
+
+# ---- a Copter's receiver set-up and the moves of a guided test, shared by the guided-test suites
+
+COPTER = {
+    "RC_PROTOCOLS": 1,
+    "RC_OPTIONS": 32,
+    "RC_OVERRIDE_TIME": 3,
+    "RC_FS_TIMEOUT": 1,
+    "RSSI_TYPE": 3,
+    "RCMAP_ROLL": 1,
+    "RCMAP_PITCH": 2,
+    "RCMAP_THROTTLE": 3,
+    "RCMAP_YAW": 4,
+    "FS_THR_ENABLE": 1,
+    "FS_THR_VALUE": 975,
+    "FLTMODE_CH": 5,
+    "FLTMODE1": 0,
+    "FLTMODE2": 2,
+    "FLTMODE3": 5,
+    "FLTMODE4": 6,
+    "FLTMODE5": 16,
+    "FLTMODE6": 9,
+    "RC3_MIN": 1100,
+}
+
+
+LOW = (1100, 1100, 1100, 1100, 1100)
+
+
+HIGH = (1900, 1900, 1900, 1900, 1900)
+
+
+def move_every_stick(harness: ModelHarness) -> RCReceiverState:
+    for pwm in (LOW, HIGH):
+        harness.vehicle.send_rc_channels(list(pwm), chancount=8, rssi=180)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+    return harness.poll_after_sync()
+
+
+def failsafe(harness: ModelHarness, *, active: bool) -> RCReceiverState:
+    # A vehicle streams both: RC_CHANNELS carries the time SYS_STATUS is dated by.
+    harness.vehicle.send_rc_channels(list(HIGH), chancount=8, rssi=180)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=not active)
+    return harness.poll_after_sync()

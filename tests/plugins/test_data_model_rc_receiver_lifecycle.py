@@ -10,9 +10,13 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_param_reads import param_name
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, IntervalRequestOutcome, RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_requests import param_name
+from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+    FailsafeStatus,
+    IntervalRequestOutcome,
+    RCReceiverState,
+)
 from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     decode_all,

@@ -9,18 +9,19 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_history import FailsafeHistory
-from amc_rc_receiver.plugins.rc_receiver_mavlink import RC_RECEIVER_SENSOR_BIT
-from amc_rc_receiver.plugins.rc_receiver_rate_meter import RateMeter
-from amc_rc_receiver.plugins.rc_receiver_rules import (
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver_telemetry import (
+    RC_RECEIVER_SENSOR_BIT,
     channel_readings,
     failsafe_status,
+    from_selected,
     is_selected_source,
     receiver_status,
     rssi_reading,
 )
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver_timekeeping import FailsafeHistory, RateMeter
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
@@ -138,3 +139,56 @@ def test_history_ignores_unknown_status_and_latches_first_times() -> None:
         False,
         False,
     )
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255)), max_size=60),
+    st.one_of(st.none(), st.integers(1, 255)),
+    st.one_of(st.none(), st.integers(0, 255)),
+)
+def test_a_polls_batch_keeps_exactly_the_messages_the_source_rule_accepts(
+    sources: list[tuple[int, int]], target_system: int | None, target_component: int | None
+) -> None:
+    """
+    GIVEN real RC_CHANNELS messages from any mix of senders, and any selected vehicle
+    WHEN a poll's batch is filtered by source
+    THEN it keeps, in their order, exactly those the one source rule accepts.
+    """
+    encoder = mavlink2.MAVLink(None)
+    messages = []
+    for system, component in sources:
+        encoder.srcSystem, encoder.srcComponent = system, component
+        message = mavlink2.MAVLink_rc_channels_message(1, 8, *([1500] * 18), 100)
+        parser = mavlink2.MAVLink(None)
+        messages.append(parser.decode(bytearray(message.pack(encoder))))
+
+    kept = from_selected(messages, target_system, target_component)
+
+    expected = [
+        msg
+        for msg in messages
+        if is_selected_source(msg.get_srcSystem(), msg.get_srcComponent(), target_system, target_component)
+    ]
+    assert kept == expected
+
+
+@given(st.lists(st.tuples(st.floats(0.0, 0.3), st.integers(0, 5)), max_size=200))
+def test_the_rate_meter_counts_what_arrived_inside_its_window(arrivals: list[tuple[float, int]]) -> None:
+    """
+    GIVEN arrivals at any gaps and counts
+    WHEN the rate is read after each
+    THEN it is the count of arrivals whose bucket starts inside the window, over its length.
+    """
+    meter = RateMeter(window_s=2.0)
+    now = 100.0
+    kept: list[tuple[float, int]] = []
+    for gap, count in arrivals:
+        now += gap
+        meter.add(now, count)
+        if count > 0:
+            if kept and now - kept[-1][0] < meter.window_s / 40:
+                kept[-1] = (kept[-1][0], kept[-1][1] + count)
+            else:
+                kept.append((now, count))
+        kept = [(start, n) for start, n in kept if start > now - meter.window_s]
+        assert meter.rate_hz(now) == pytest.approx(sum(n for _start, n in kept) / meter.window_s)

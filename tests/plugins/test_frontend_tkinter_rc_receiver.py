@@ -9,9 +9,9 @@ connection and against a scripted vehicle speaking real MAVLink over loopback UD
 
 from __future__ import annotations
 
+import logging
 import tkinter as tk
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -31,69 +31,18 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginModelContext, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason, resolve_plugin_lifecycle
-from amc_rc_receiver.plugins.rc_receiver_state import (
+from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     ChannelReading,
     FailsafeStatus,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     RCReceiverState,
 )
+from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.scripted_fc import ScriptedFlightController
-from tests.support.tk import ScriptedSource, packed, pending_after_ids, pump_until
+from tests.support.tk import packed, pending_after_ids, pump_until
 
 DEADLINE_S = 10.0
-
-
-class ScriptedModel(ScriptedSource[RCReceiverState]):
-    """Test double of the receiver model for view tests: returns scripted snapshots, records calls."""
-
-    def __init__(self, *states: RCReceiverState) -> None:
-        super().__init__(*(states or (RCReceiverState(),)))
-        self.calls: list[str] = []
-        self.activate_failure: Exception | None = None
-
-    def activate(self) -> None:
-        self.calls.append("activate")
-        if self.activate_failure is not None:
-            raise self.activate_failure
-
-    def deactivate(self) -> None:
-        self.calls.append("deactivate")
-
-    def reset_test(self) -> None:
-        self.calls.append("reset_test")
-        self.state = replace(self.state, failsafe_observed=False, failsafe_observed_at=None)
-
-    def suspend(self, *, connection_recovery: bool = False) -> None:
-        self.calls.append("suspend (recovery)" if connection_recovery else "suspend")
-
-    def resume(self) -> None:
-        self.calls.append("resume")
-
-
-def live_state(**overrides: object) -> RCReceiverState:
-    """A connected receiver with fresh telemetry; ``overrides`` change single fields."""
-    base = RCReceiverState(
-        channels=tuple(
-            ChannelReading(n, pwm) for n, pwm in enumerate((1100, 1300, 1500, 1700, 1900), start=1)
-        ),
-        rssi=200,
-        receiver_present=True,
-        receiver_enabled=True,
-        failsafe=FailsafeStatus.NOT_ACTIVE,
-        rc_channels_live=True,
-        sys_status_live=True,
-        rc_channels_age_s=0.1,
-        sys_status_age_s=0.1,
-        rc_channels_rate_hz=5.0,
-        sys_status_rate_hz=5.0,
-        chancount=8,
-        active=True,
-        connected=True,
-        test_started_at=100.0,
-        now=101.0,
-    )
-    return replace(base, **overrides)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -661,13 +610,56 @@ def test_a_model_failure_during_a_tick_is_shown_and_polling_continues(
     THEN the error text appears in the notice area (nothing escapes into Tk), ticks go on,
     and the message disappears once polling works again.
     """
-    model.failure = RuntimeError("USB cable unplugged")
+    model.failure = RuntimeError("model state corrupted")
     view.on_activate()
-    assert pump_until(root, lambda: "USB cable unplugged" in view.notice.cget("text"))
+    assert pump_until(root, lambda: "model state corrupted" in view.notice.cget("text"))
     assert model.pump_until_polled(root, times=2)
 
     model.failure = None
-    assert pump_until(root, lambda: "USB cable unplugged" not in view.notice.cget("text"))
+    assert pump_until(root, lambda: "model state corrupted" not in view.notice.cget("text"))
+
+
+def test_a_fault_of_the_view_or_model_is_shown_as_an_internal_error_and_logged_once(
+    root: tk.Tk, view: RCReceiverView, model: ScriptedModel, caplog: pytest.LogCaptureFixture
+) -> None:
+    """
+    GIVEN an active view whose model raises a programming error on every tick
+    WHEN the view ticks several times
+    THEN the notice calls it an internal error of the check and not of the link, with the
+    exception, no "Link error" is shown, and the traceback is logged once, not once per tick.
+    """
+    model.failure = TypeError("unsupported operand")
+    with caplog.at_level(logging.ERROR):
+        view.on_activate()
+        assert model.pump_until_polled(root, times=3)
+
+    text = view.notice.cget("text")
+    assert "Internal error of the receiver check (TypeError: unsupported operand)" in text
+    assert "not of the link" in text
+    assert "Link error" not in text
+    logged = [record for record in caplog.records if record.exc_info is not None]
+    assert len(logged) == 1
+    assert logged[0].exc_info is not None
+    assert logged[0].exc_info[0] is TypeError
+
+
+def test_an_internal_error_and_a_link_error_of_the_model_read_differently(view: RCReceiverView) -> None:
+    """
+    GIVEN one snapshot whose model met an internal error, and one whose link closed
+    WHEN each is rendered
+    THEN the first notice is the internal error's sentence without a link error, the second a
+    link error without the word internal.
+    """
+    sentence = "Internal error of the receiver check (KeyError: 'x'). This is a fault of the program."
+    view.render(live_state(internal_error=sentence, rc_channels_live=False, sys_status_live=False))
+    internal = view.notice.cget("text")
+    view.render(live_state(link_error="The flight controller closed the connection."))
+    closed = view.notice.cget("text")
+
+    assert sentence in internal
+    assert "Link error" not in internal
+    assert "Link error: The flight controller closed the connection." in closed
+    assert "Internal error" not in closed
 
 
 def test_a_model_failure_on_activation_is_shown_not_raised(

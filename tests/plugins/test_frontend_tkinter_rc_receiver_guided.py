@@ -17,25 +17,26 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+import amc_rc_receiver
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_check_state import (
+from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     ChannelEvidence,
+    FailsafeStatus,
     FlightModeReading,
     GuideState,
     GuideStep,
+    RCReceiverState,
     ReceiverCheck,
     Verdict,
     VerdictResult,
 )
-from amc_rc_receiver.plugins.rc_receiver_state import FailsafeStatus, RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_tk_check import BANNER_COLOURS, HELD_BAR_STYLE
-from tests.plugins.data_model_rc_receiver_harness import ModelHarness
-from tests.plugins.test_frontend_tkinter_rc_receiver import ScriptedModel, live_state
-from tests.plugins.test_rc_receiver_guided_test import COPTER, move_every_stick
+from amc_rc_receiver.plugins.rc_receiver_tk_widgets import BANNER_COLOURS, HELD_BAR_STYLE
+from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, move_every_stick
+from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed, pump_until
 
 SCHEMA_FILE = (
-    Path(__file__).resolve().parents[2] / "amc_rc_receiver" / "data" / "rc_receiver_report.schema.json"
+    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )
 
 

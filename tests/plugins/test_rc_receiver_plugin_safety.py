@@ -18,16 +18,16 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.configuration_steps import load_configuration_steps
-from amc_rc_receiver.plugin_host import PluginHost
+from amc_rc_receiver.host.configuration_steps import load_configuration_steps
+from amc_rc_receiver.host.plugin_host import PluginHost
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
     RCReceiverView,
     register_rc_receiver_plugin,
 )
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
-from amc_rc_receiver.plugins.rc_receiver_param_reads import MAX_ATTEMPTS, param_name
-from amc_rc_receiver.plugins.rc_receiver_vehicle import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_requests import MAX_ATTEMPTS, param_name
 from tests.plugins.data_model_rc_receiver_harness import decode_all
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until

@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+import amc_rc_receiver
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_report import (
     REPORT_BASENAME,
@@ -21,12 +22,11 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
     save_to_vehicle_directory,
     write_report,
 )
-from amc_rc_receiver.plugins.rc_receiver_state import RCReceiverState
-from tests.plugins.data_model_rc_receiver_harness import ModelHarness
-from tests.plugins.test_rc_receiver_guided_test import COPTER, failsafe, move_every_stick
+from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
 
 SCHEMA_FILE = (
-    Path(__file__).resolve().parents[2] / "amc_rc_receiver" / "data" / "rc_receiver_report.schema.json"
+    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )
 
 

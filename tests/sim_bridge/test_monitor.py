@@ -19,8 +19,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sim_bridge import ardupilot_json
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
+from amc_rc_receiver.sim_bridge.protocols import ardupilot_json
+from amc_rc_receiver.sim_bridge.protocols.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.relay_counters import RelayCounters
@@ -34,7 +35,6 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     OrderCounts,
 )
 from amc_rc_receiver.sim_bridge.traffic import RateWindow
-from amc_rc_receiver.sim_bridge.triage import REASON_DECODER_FAULT, REASON_UNRECOGNISED
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, wait_for
 
 

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from amc_rc_receiver.sim_bridge import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.frame_summary import BLOCK_DIO, summarise
+from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.snapshot import Direction, FrameField
 from amc_rc_receiver.sim_bridge.traffic import MAX_REASONS, MAX_SENDERS_TRACKED, DirectionTally
 

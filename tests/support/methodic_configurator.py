@@ -179,7 +179,7 @@ def methodic_configurator_501_wheel() -> Path:
 ENVIRONMENTS_HOME_ENV = "AMC501_HOME"
 OVERLAY_SCRIPT = ROOT / "scripts" / "methodic_configurator_overlay.py"
 OVERLAY_LABEL = "rcreceiver.1"
-OUR_PLUGINS = ROOT / "amc_rc_receiver" / "plugins"
+OUR_PLUGINS = ROOT / "ardupilot_methodic_configurator" / "plugins"
 _CREATED_BY = "they are created by ./scripts/test.sh (unless AMC_SKIP_METHODIC_CONFIGURATOR=1)"
 
 

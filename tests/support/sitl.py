@@ -19,7 +19,7 @@ from typing import IO
 
 import pytest
 
-from amc_rc_receiver.sitl_config import MAX_INSTANCE
+from amc_rc_receiver.sitl.config import MAX_INSTANCE
 
 ROOT = Path(__file__).resolve().parents[2]
 SITL_DIR = ROOT.parent / "shared" / "sitl"

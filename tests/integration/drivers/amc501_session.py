@@ -271,9 +271,10 @@ class Session:
 
     def op_parameter_editor(self, request: dict[str, Any]) -> dict[str, Any]:
         """A real LocalFilesystem on a vehicle folder and a real ParameterEditor on one of its steps."""
-        from ardupilot_methodic_configurator.__main__ import register_plugins
         from ardupilot_methodic_configurator.backend_filesystem import LocalFilesystem
         from ardupilot_methodic_configurator.data_model_parameter_editor import ParameterEditor
+
+        from ardupilot_methodic_configurator.__main__ import register_plugins
         from ardupilot_methodic_configurator.plugins.plugin_factory import plugin_factory
 
         if not plugin_factory.available_plugins():

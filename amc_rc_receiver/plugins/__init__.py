@@ -1,3 +1,0 @@
-# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
-# SPDX-License-Identifier: GPL-3.0-or-later
-"""Plugins of the methodic configurator: the RC receiver check and its contract."""

@@ -1,0 +1,509 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Tk view of the RC receiver check, plus the plugin factories that plug it into the configurator.
+
+Why this module is long: the methodic configurator 5.0.1 loads the plugin by this module's name,
+so the view and its factories live here, and the view's render groups share one cache of what
+each widget shows (``_set_option``); split across modules, every group would need that cache
+handed in.  The guided-test panels, texts, widgets, scrolling and timer are already their own
+modules.
+
+The view is built once and then only *updated*: ``render()`` compares each group of snapshot
+fields with the last snapshot it drew, and every widget remembers the value it shows, so a tick in
+which nothing visible changed touches no widget at all.  One ``after()`` timer drives polling; it
+exists only while the view is active and not suspended, and is cancelled on every way out.  The
+view depends on ``RCReceiverModelLike`` (a Protocol) rather than on the concrete data model.
+"""
+
+from __future__ import annotations
+
+import logging
+import tkinter as tk
+from collections.abc import Callable
+from tkinter import filedialog, ttk
+from typing import TYPE_CHECKING, Protocol
+
+from .. import _
+from .plugin_constants import PLUGIN_RC_RECEIVER
+from .plugin_factory import plugin_factory
+from .plugin_protocol import PluginPauseReason
+from .rc_receiver_report import REPORT_BASENAME, save_to_vehicle_directory, write_report
+from .rc_receiver_snapshot import (
+    CHANNEL_COUNT,
+    FIRST_CHANNEL,
+    PWM_BAR_MAX_US,
+    PWM_BAR_MIN_US,
+    FailsafeStatus,
+    RCReceiverState,
+)
+from .rc_receiver_telemetry import RSSI_MAX
+from .rc_receiver_tk_widgets import (
+    COLOUR_UNKNOWN,
+    MAX_FINDINGS_SHOWN,
+    MAX_MESSAGES_SHOWN,
+    BarRow,
+    ChannelRoles,
+    GuidePanel,
+    Lamp,
+    ScrollableFrame,
+    StreamRow,
+    TextList,
+    TickTimer,
+    VerdictBanner,
+    findings_entries,
+    message_entries,
+)
+from .rc_receiver_wording import (
+    describe_internal_error,
+    guidance_text,
+    notice_lines,
+    relative_time_text,
+    request_text,
+    stream_freshness,
+)
+
+if TYPE_CHECKING:
+    from .data_model_rc_receiver import RCReceiverDataModel
+    from .plugin_factory import PluginModelContext
+
+DEFAULT_TICK_MS = 100
+# Distinct faults of the view logged with their traceback; one that repeats every tick is logged once.
+MAX_LOGGED_VIEW_ERRORS = 20
+_logger = logging.getLogger(__name__)
+
+COLOUR_GOOD = "#2e7d32"
+COLOUR_BAD = "#c62828"
+COLOUR_ATTENTION = "#ef6c00"
+
+_LAMP_DIAMETER = 14
+_BAR_LENGTH = 280
+_WRAP_LENGTH = 520
+_STREAMS = ("RC_CHANNELS", "SYS_STATUS")
+
+
+class RCReceiverModelLike(Protocol):
+    """What the view needs from a receiver data model."""
+
+    @property
+    def state(self) -> RCReceiverState: ...
+
+    def poll(self) -> RCReceiverState: ...
+
+    def activate(self) -> object: ...
+
+    def deactivate(self) -> object: ...
+
+    def reset_test(self) -> object: ...
+
+    def suspend(self, *, connection_recovery: bool = False) -> object: ...
+
+    def resume(self) -> object: ...
+
+    def confirm_transmitter(self, on: bool) -> object: ...
+
+
+class RCReceiverView(ttk.Frame):
+    """Channel bars, RSSI, receiver lamps, stream rates, notices and guidance for the receiver check."""
+
+    def __init__(
+        self, parent: tk.Misc, model: RCReceiverModelLike, *, tick_ms: int = DEFAULT_TICK_MS
+    ) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._timer = TickTimer(self, tick_ms, self._tick)
+        self._destroyed = False
+        self._model_error: str | None = None
+        self._logged_errors: set[tuple[str, str]] = set()
+        self._last_state: RCReceiverState | None = None
+        self._last_notice_key: tuple[object, ...] | None = None
+        # The value each widget shows, so an unchanged value never reaches Tk.
+        self._shown: dict[tuple[tk.Misc, str], object] = {}
+        # Counts configure calls that reached Tk; lets tests and benchmarks see idle renders are free.
+        self.widget_updates = 0
+
+        self._scroll = ScrollableFrame(self)
+        self._scroll.pack(fill=tk.BOTH, expand=True)
+        body = self._scroll.interior
+        body.columnconfigure(0, weight=1)
+
+        ttk.Label(body, text=_("RC receiver check"), font=("TkDefaultFont", 12, "bold")).grid(
+            row=0, column=0, padx=8, pady=(8, 4), sticky=tk.W
+        )
+        # The verdict comes first: it is the answer the whole step exists for.
+        self.banner = VerdictBanner(body)
+        self.banner.frame.grid(row=1, column=0, padx=8, pady=4, sticky=tk.EW)
+
+        channels = ttk.LabelFrame(body, text=_("Channels"))
+        channels.grid(row=2, column=0, padx=8, pady=4, sticky=tk.EW)
+        channels.columnconfigure(1, weight=1)
+        self.channel_rows = tuple(
+            BarRow(channels, _("CH{number}").format(number=number), PWM_BAR_MAX_US - PWM_BAR_MIN_US, row)
+            for row, number in enumerate(range(FIRST_CHANNEL, FIRST_CHANNEL + CHANNEL_COUNT))
+        )
+        self.rssi_row = BarRow(channels, _("Receiver RSSI"), RSSI_MAX, CHANNEL_COUNT)
+        self.roles = ChannelRoles(
+            channels, [row.bar for row in self.channel_rows], first_row=0, mode_row=CHANNEL_COUNT + 1
+        )
+
+        self.guide = GuidePanel(
+            body,
+            on_off=lambda: self._confirm_transmitter(False),
+            on_on=lambda: self._confirm_transmitter(True),
+            on_save=self._on_save_report,
+        )
+        self.guide.frame.grid(row=3, column=0, padx=8, pady=4, sticky=tk.EW)
+
+        status = ttk.LabelFrame(body, text=_("Receiver status"))
+        status.grid(row=4, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.present_lamp = Lamp(status, _("Receiver seen by the flight controller:"), 0)
+        self.failsafe_lamp = Lamp(status, _("RC failsafe:"), 1)
+        self.failsafe_observed_lamp = Lamp(status, _("Failsafe observed during this test:"), 2)
+        self.recovery_lamp = Lamp(status, _("Recovery observed:"), 3)
+        self.reset_button = ttk.Button(status, text=_("Start a new test"), command=self._on_reset)
+        self.reset_button.grid(row=4, column=0, columnspan=3, pady=(6, 4), sticky=tk.W)
+
+        self.findings = TextList(body, _("Parameter findings"), MAX_FINDINGS_SHOWN, _("No findings yet."))
+        self.findings.frame.grid(row=5, column=0, padx=8, pady=4, sticky=tk.EW)
+
+        streams = ttk.LabelFrame(body, text=_("Telemetry streams"))
+        streams.grid(row=6, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.stream_rows = {name: StreamRow(streams, name, row) for row, name in enumerate(_STREAMS)}
+
+        self.radio_messages = TextList(
+            body, _("Flight controller messages about the radio"), MAX_MESSAGES_SHOWN, _("None yet.")
+        )
+        self.radio_messages.frame.grid(row=7, column=0, padx=8, pady=4, sticky=tk.EW)
+
+        self.notice = ttk.Label(body, text="", wraplength=_WRAP_LENGTH, justify=tk.LEFT)
+        self.notice.grid(row=8, column=0, padx=8, pady=4, sticky=tk.W)
+
+        guidance = ttk.LabelFrame(body, text=_("How to check the receiver"))
+        guidance.grid(row=9, column=0, padx=8, pady=(4, 8), sticky=tk.EW)
+        self.guidance = ttk.Label(guidance, text=guidance_text(), wraplength=_WRAP_LENGTH, justify=tk.LEFT)
+        self.guidance.pack(padx=6, pady=6, anchor=tk.W)
+        # Where "Save report…" asks for a file when the host has no vehicle directory.
+        self.ask_report_path: Callable[[], str] = self._ask_report_path
+
+    # ----------------------------------------------------------------- lifecycle
+
+    @property
+    def active(self) -> bool:
+        return self._timer.active
+
+    @property
+    def suspended(self) -> bool:
+        return self._timer.suspended
+
+    @property
+    def timer_id(self) -> str | None:
+        """The pending ``after()`` id, or ``None`` when no tick is scheduled."""
+        return self._timer.timer_id
+
+    def on_activate(self) -> None:
+        """Start the model and the polling timer; calling it again changes nothing."""
+        if self._destroyed:
+            return
+        if not self._timer.active:
+            self._guard(self._model.activate)
+            self._guard(lambda: self.render(self._model.state))
+        self._timer.start()
+
+    def on_deactivate(self) -> None:
+        """Stop polling and hand the receiver streams back to the model's owner."""
+        was_active = self._timer.active
+        self._timer.stop()
+        if was_active:
+            self._guard(self._model.deactivate)
+
+    def on_suspend(self, reason: PluginPauseReason = PluginPauseReason.EXCLUSIVE_OPERATION) -> None:
+        """Yield the connection to the host (an upload, a file browser, a link recovery).
+
+        Nothing is reset.  During ``CONNECTION_RECOVERY`` the plugin sends nothing at all.
+        """
+        if self._destroyed:
+            return
+        self._timer.suspend()
+        recovering = reason is PluginPauseReason.CONNECTION_RECOVERY
+        self._guard(lambda: self._model.suspend(connection_recovery=recovering))
+
+    def on_resume(self) -> None:
+        """Continue after ``on_suspend()``: what queued meanwhile is dropped, the evidence kept."""
+        if self._destroyed:
+            return
+        if self._timer.active:
+            self._guard(self._model.resume)
+            self._guard(lambda: self.render(self._model.state))
+        self._timer.resume()
+
+    def destroy(self) -> None:
+        was_active = self._timer.active
+        self._timer.close()
+        if was_active:
+            self._guard(self._model.deactivate)
+        self._destroyed = True
+        super().destroy()
+
+    def _tick(self) -> None:
+        # The timer calls back only while active, not suspended and not destroyed; it re-arms itself.
+        if self._guard(self._poll_and_render):
+            self._set_model_error(None)
+
+    def _poll_and_render(self) -> None:
+        self.render(self._model.poll())
+
+    def _confirm_transmitter(self, on: bool) -> None:
+        if self._guard(lambda: self._model.confirm_transmitter(on)):
+            self._guard(lambda: self.render(self._model.state))
+
+    def _ask_report_path(self) -> str:
+        path = filedialog.asksaveasfilename(
+            parent=self,
+            title=_("Save report"),
+            defaultextension=".json",
+            initialfile=f"{REPORT_BASENAME}.json",
+            filetypes=[(_("Report (JSON and Markdown)"), "*.json"), (_("All files"), "*")],
+        )
+        return str(path or "")
+
+    def _on_save_report(self) -> None:
+        state = self._model.state
+        path = "" if state.check.report_directory else self.ask_report_path()
+        self.save_report(path or None)
+
+    def save_report(self, path: str | None = None) -> bool:
+        """Write the report of the current snapshot: to ``path``, else into the vehicle directory."""
+        state = self._model.state
+        try:
+            written = write_report(state, path) if path else save_to_vehicle_directory(state)
+        except OSError as error:
+            self.guide.show_saved(
+                _("The report could not be saved: {error}").format(error=error), self._set_option, error=True
+            )
+            return False
+        if written is None:
+            return False
+        self.guide.show_saved(
+            _("Report saved: {json} and {markdown}").format(json=written[0], markdown=written[1]),
+            self._set_option,
+        )
+        return True
+
+    def _on_reset(self) -> None:
+        if self._guard(self._model.reset_test):
+            self._set_model_error(None)
+            self._guard(lambda: self.render(self._model.state))
+
+    def _guard(self, action: Callable[[], object]) -> bool:
+        """Run ``action``; a failure goes to the notice area instead of into Tk's event loop.
+
+        The model never raises (it reports link faults in its snapshot), so whatever arrives here is
+        a fault of the check itself: logged with its traceback, once per kind, and shown as such.
+        """
+        try:
+            action()
+        except Exception as error:  # a fault must never break the UI loop
+            key = (type(error).__name__, str(error))
+            if key not in self._logged_errors and len(self._logged_errors) < MAX_LOGGED_VIEW_ERRORS:
+                self._logged_errors.add(key)
+                _logger.error("Internal error of the RC receiver view", exc_info=error)
+            self._set_model_error(describe_internal_error(error))
+            return False
+        return True
+
+    def _set_model_error(self, message: str | None) -> None:
+        if message == self._model_error:
+            return
+        self._model_error = message
+        if self._last_state is not None:
+            self._render_notice(self._last_state)
+        elif message is not None:
+            self._render_notice(RCReceiverState())
+
+    # ----------------------------------------------------------------- rendering
+
+    def render(self, state: RCReceiverState) -> None:
+        """Show ``state``, touching only the widgets whose value differs from what they show."""
+        last = self._last_state
+        if state is last or self._destroyed:
+            return
+        if last is None or state.channels != last.channels:
+            self._render_channels(state)
+        if last is None or state.rssi != last.rssi:
+            self._render_rssi(state.rssi)
+        if last is None or state.receiver_present != last.receiver_present:
+            self._render_present(state.receiver_present)
+        if last is None or state.failsafe != last.failsafe:
+            self._render_failsafe(state.failsafe)
+        if (
+            last is None
+            or state.failsafe_observed != last.failsafe_observed
+            or state.failsafe_observed_at != last.failsafe_observed_at
+            or state.recovery_observed != last.recovery_observed
+            or state.recovery_observed_at != last.recovery_observed_at
+            or state.test_started_at != last.test_started_at
+        ):
+            self._render_history(state)
+        if (
+            last is None
+            or state.rc_channels_rate_hz != last.rc_channels_rate_hz
+            or state.sys_status_rate_hz != last.sys_status_rate_hz
+            or state.interval_requests != last.interval_requests
+        ):
+            self._render_streams(state)
+        if last is None or state.check != last.check:
+            self._render_check(state, last)
+        if last is None or state.failsafe != last.failsafe:
+            self.roles.render_held(state.failsafe is FailsafeStatus.ACTIVE, self._set_option)
+        self._render_notice(state)
+        self._last_state = state
+
+    def _render_check(self, state: RCReceiverState, last: RCReceiverState | None) -> None:
+        check, before = state.check, None if last is None else last.check
+        if before is None or check.verdict != before.verdict:
+            self.banner.render(check.verdict, self._set_option)
+        if before is None or check.guide != before.guide:
+            self.guide.render(check, self._set_option)
+        if before is None or check.channels != before.channels or check.flight_mode != before.flight_mode:
+            self.roles.render(check, self._set_option)
+        if before is None or check.findings != before.findings:
+            self.findings.render(findings_entries(check), self._set_option)
+        if before is None or check.radio_messages != before.radio_messages:
+            self.radio_messages.render(message_entries(check, state.test_started_at), self._set_option)
+
+    def _render_channels(self, state: RCReceiverState) -> None:
+        pwm_by_number = {reading.number: reading.pwm for reading in state.channels}
+        span = PWM_BAR_MAX_US - PWM_BAR_MIN_US
+        for number, row in enumerate(self.channel_rows, start=FIRST_CHANNEL):
+            pwm = pwm_by_number.get(number)
+            if pwm is None:
+                self._set_bar(row, 0.0, _("Unavailable"))
+            else:
+                # The bar is clamped to its range; the text keeps the real reading.
+                self._set_bar(
+                    row, float(min(max(pwm - PWM_BAR_MIN_US, 0), span)), _("{pwm} µs").format(pwm=pwm)
+                )
+
+    def _render_rssi(self, rssi: int | None) -> None:
+        if rssi is None or rssi < 0 or rssi > RSSI_MAX:
+            self._set_bar(self.rssi_row, 0.0, _("Unavailable"))
+        else:
+            self._set_bar(
+                self.rssi_row, float(rssi), _("RSSI {rssi} / {maximum}").format(rssi=rssi, maximum=RSSI_MAX)
+            )
+
+    def _render_present(self, present: bool | None) -> None:
+        if present is None:
+            self._set_lamp(self.present_lamp, COLOUR_UNKNOWN, _("unknown"))
+        elif present:
+            self._set_lamp(self.present_lamp, COLOUR_GOOD, _("yes"))
+        else:
+            self._set_lamp(self.present_lamp, COLOUR_BAD, _("no"))
+
+    def _render_failsafe(self, failsafe: FailsafeStatus) -> None:
+        if failsafe is FailsafeStatus.ACTIVE:
+            self._set_lamp(self.failsafe_lamp, COLOUR_BAD, _("active"))
+        elif failsafe is FailsafeStatus.NOT_ACTIVE:
+            self._set_lamp(self.failsafe_lamp, COLOUR_GOOD, _("not active"))
+        else:
+            self._set_lamp(self.failsafe_lamp, COLOUR_UNKNOWN, _("unknown"))
+
+    def _render_history(self, state: RCReceiverState) -> None:
+        started = state.test_started_at
+        self._set_lamp(
+            self.failsafe_observed_lamp,
+            COLOUR_ATTENTION if state.failsafe_observed else COLOUR_UNKNOWN,
+            relative_time_text(state.failsafe_observed, state.failsafe_observed_at, started),
+        )
+        self._set_lamp(
+            self.recovery_lamp,
+            COLOUR_GOOD if state.recovery_observed else COLOUR_UNKNOWN,
+            relative_time_text(state.recovery_observed, state.recovery_observed_at, started),
+        )
+
+    def _render_streams(self, state: RCReceiverState) -> None:
+        requests = {request.message_name: request for request in state.interval_requests}
+        rates = {"RC_CHANNELS": state.rc_channels_rate_hz, "SYS_STATUS": state.sys_status_rate_hz}
+        for name, row in self.stream_rows.items():
+            self._set_text(row.rate, _("{rate:.1f} Hz").format(rate=rates[name]))
+            self._set_text(row.request, request_text(requests.get(name)))
+
+    def _render_notice(self, state: RCReceiverState) -> None:
+        key = (
+            self._model_error,
+            state.internal_error,
+            state.link_error,
+            state.connected,
+            state.backlog,
+            stream_freshness(state),
+        )
+        if key == self._last_notice_key:
+            return
+        self._last_notice_key = key
+        lines, problem = notice_lines(state, self._model_error)
+        self._set_text(self.notice, "\n".join(lines))
+        self._set_option(self.notice, "foreground", COLOUR_BAD if problem else "")
+
+    # ----------------------------------------------------------------- cached widget writes
+
+    def _set_option(self, widget: tk.Misc, option: str, value: object) -> bool:
+        key = (widget, option)
+        if self._shown.get(key, _UNSET) == value:
+            return False
+        self._shown[key] = value
+        widget.configure({option: value})
+        self.widget_updates += 1
+        return True
+
+    def _set_text(self, widget: tk.Misc, text: str) -> None:
+        self._set_option(widget, "text", text)
+
+    def _set_bar(self, row: BarRow, value: float, text: str) -> None:
+        self._set_option(row.bar, "value", value)
+        self._set_text(row.value, text)
+
+    def _set_lamp(self, lamp: Lamp, colour: str, text: str) -> None:
+        key = (lamp.canvas, "fill")
+        if self._shown.get(key, _UNSET) != colour:
+            self._shown[key] = colour
+            lamp.canvas.itemconfigure(lamp.oval, fill=colour)
+            self.widget_updates += 1
+        self._set_text(lamp.value, text)
+
+
+_UNSET = object()
+
+
+# --------------------------------------------------------------------- plugin factories
+
+
+def _create_rc_receiver_view(
+    parent: tk.Misc, model: RCReceiverModelLike, base_window: object | None = None
+) -> RCReceiverView:
+    """View factory for ``plugin_factory.register``; ``base_window`` is accepted for the shared signature."""
+    del base_window
+    return RCReceiverView(parent, model)
+
+
+def _create_rc_receiver_model(context: PluginModelContext) -> RCReceiverDataModel:
+    """Model factory for ``plugin_factory.register``.
+
+    The flight controller is required; the host's file services (the step's parameter file and
+    the vehicle directory for reports) are used where the host has them.
+    """
+    from .data_model_rc_receiver import (  # noqa: PLC0415
+        RCReceiverDataModel,
+    )
+
+    if context.flight_controller is None:
+        # The plugin registers as needing a flight controller, so a host never gets here.
+        raise ValueError(_("The RC receiver check needs a connected flight controller."))
+    return RCReceiverDataModel(
+        context.flight_controller,
+        local_filesystem=context.local_filesystem,
+        parameter_editor=context.parameter_editor,
+    )
+
+
+def register_rc_receiver_plugin() -> None:
+    """Register the receiver check's view and model factories under ``PLUGIN_RC_RECEIVER``."""
+    plugin_factory.register(PLUGIN_RC_RECEIVER, _create_rc_receiver_view, _create_rc_receiver_model)

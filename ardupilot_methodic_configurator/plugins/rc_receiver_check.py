@@ -1,0 +1,489 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
+
+`ReceiverCheckTracker` is fed by the data model: every message of the selected vehicle the poll
+reads (HEARTBEAT for the vehicle type, PARAM_VALUE, STATUSTEXT, RC_CHANNELS for all 16 inputs,
+SYS_STATUS), one `poll()` per tick to send the parameter reads that are due, and the lifecycle
+(new connection, new test, resume).  `build()` turns it all, plus the live snapshot, into the
+frozen `ReceiverCheck` with findings and verdict.
+
+What it takes from its host, read each time because the host changes them under it: the flight
+controller's ``fc_parameters`` (the methodic configurator fills them at connect; empty in our own
+window, where the names are read instead), ``info`` (the vehicle type and firmware where the host
+has them), the step's parameter file (``parameter_editor.current_file`` in
+``local_filesystem.file_parameters``) and ``local_filesystem.vehicle_dir`` for reports.  Missing
+attributes simply mean "not known"; nothing here raises to the model.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .rc_receiver_evidence import ChannelSpans, RadioTimeline, channel_roles, flight_mode_reading, statustext
+from .rc_receiver_findings import FindingInputs, parameter_findings
+from .rc_receiver_firmware import (
+    MAX_RC_CHANNEL,
+    ROLE_PARAMETERS,
+    VehicleFamily,
+    family_from_mav_type,
+    family_from_name,
+    family_parameters,
+    throttle_channel,
+    wanted_parameters,
+)
+from .rc_receiver_guide import GuideInputs, TransmitterGuide, VerdictInputs, VerdictMemo
+from .rc_receiver_requests import ParameterReader
+from .rc_receiver_snapshot import (
+    FailsafeStatus,
+    Finding,
+    ParameterSource,
+    ParameterValue,
+    RCReceiverState,
+    ReceiverCheck,
+)
+from .rc_receiver_telemetry import sys_status_failsafe
+
+TransmitterSwitch = Callable[[bool], object]
+_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+
+
+def _float_or_none(value: object) -> float | None:
+    raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return None
+    number = float(raw)
+    return None if math.isnan(number) else number
+
+
+def _numbers(download: Mapping[str, Any], names: Iterable[str]) -> dict[str, float]:
+    """The values of ``names`` that ``download`` holds as numbers."""
+    numbers = {}
+    for name in names:
+        value = _float_or_none(download.get(name))
+        if value is not None:
+            numbers[name] = value
+    return numbers
+
+
+def _host_values(flight_controller: object) -> Mapping[str, Any]:
+    values = getattr(flight_controller, "fc_parameters", None)
+    return values if isinstance(values, Mapping) else {}
+
+
+class ReceiverCheckTracker:
+    """State of the guided test, fed message by message; see the module docstring."""
+
+    def __init__(
+        self, flight_controller: object, local_filesystem: object = None, parameter_editor: object = None
+    ) -> None:
+        self._fc = flight_controller
+        self._files = local_filesystem
+        self._editor = parameter_editor
+        self._reader = ParameterReader()
+        self._spans = ChannelSpans()
+        self._radio = RadioTimeline()
+        self._guide = TransmitterGuide()
+        self._mav_type: int | None = None
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._switch: TransmitterSwitch | None = None
+        self._commanded: bool | None = None
+        self._live_throttle_min: int | None = None
+        self._was_counting = False
+        self._observers: dict[str, Callable[[Any, float], None]] = {
+            "RC_CHANNELS": self._observe_channels,
+            "SYS_STATUS": self._observe_status,
+            "PARAM_VALUE": self._observe_parameter,
+            "STATUSTEXT": self._observe_text,
+            "HEARTBEAT": self._observe_heartbeat,
+        }
+        # The message types `observe` reads: a poll of 50 messages skips the rest for one lookup.
+        self.observed_types = frozenset(self._observers)
+        # The host's parameters as numbers, merged with those read: reading a large host download
+        # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
+        # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
+        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
+        self._parameters_memo: tuple[object, tuple[ParameterValue, ...]] | None = None
+        self._verdict_memo = VerdictMemo()
+        self._wanted_memo: tuple[object, tuple[str, ...]] | None = None
+        self._roles_memo: tuple[object, dict[int, str]] | None = None
+        self._check_memo: tuple[tuple[object, ...], ReceiverCheck] | None = None
+        self._family: VehicleFamily | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def connection_changed(self) -> None:
+        """A new connection may be another vehicle: forget all of it."""
+        self._reader.reset()
+        self._forget_derived()
+        self._radio.reset()
+        self._mav_type = None
+        self.restart_test()
+
+    def restart_test(self) -> None:
+        self._spans.restart()
+        self._radio.restart()
+        self._guide.restart()
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._commanded = None
+        self._live_throttle_min = None
+        self._was_counting = False
+
+    def resumed(self) -> None:
+        """After a pause the host may have uploaded parameters: read them again."""
+        self._reader.forget_reads()
+        self._forget_derived()
+
+    def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
+        """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
+        self._switch = switch
+        self._commanded = None
+
+    def note_transmitter(self, on: bool, now: float, *, by_program: bool) -> None:
+        self._guide.note_switch(on, now, by_program=by_program)
+
+    # ----------------------------------------------------------------- messages
+
+    @property
+    def observers(self) -> Mapping[str, Callable[[Any, float], None]]:
+        """Message type -> what the guided test does with a message of the selected vehicle."""
+        return self._observers
+
+    def observe(self, msg: Any, kind: str | None, now: float) -> None:
+        """One message of the selected vehicle, of type ``kind``, in the order the poll read it.
+
+        ``kind`` is the type the caller already read from the message.  Only the types in
+        `observed_types` mean anything here; a caller that reads many messages may skip the others
+        itself and save the call.
+        """
+        observer = self._observers.get(kind or "")
+        if observer is not None:
+            observer(msg, now)
+
+    def _observe_channels(self, msg: Any, now: float) -> None:
+        del now
+        self.observe_rc_channels(msg)
+
+    def observe_rc_channels(self, msg: Any) -> None:
+        """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
+        chancount = int(msg.chancount)
+        # Channels beyond chancount carry nothing the spans keep.
+        raw = _CHANNEL_VALUES(msg)[: max(chancount, 0)]
+        live = self._failsafe is not FailsafeStatus.ACTIVE
+        changed = self._spans.observe(chancount, raw, live=live)
+        # Only input while the transmitter is known to be on counts as "the stick goes this low";
+        # a receiver at rest repeats itself, and a repeat lowers nothing unless counting began.
+        counting = live and not (self._guide.state.off_at is not None and self._guide.state.on_at is None)
+        if counting and (changed or not self._was_counting):
+            self._note_live_throttle()
+        self._was_counting = counting
+
+    def _observe_status(self, msg: Any, now: float) -> None:
+        del now
+        self.note_failsafe(sys_status_failsafe(msg))
+
+    def note_failsafe(self, failsafe: FailsafeStatus) -> None:
+        """What the latest SYS_STATUS of the vehicle says of RC failsafe (the model reads it once)."""
+        self._failsafe = failsafe
+
+    def _observe_parameter(self, msg: Any, now: float) -> None:
+        del now
+        if self._reader.handle_message(msg):
+            self._forget_derived()
+
+    def _observe_text(self, msg: Any, now: float) -> None:
+        self._radio.observe(statustext(msg.text), int(msg.severity), now)
+
+    def _observe_heartbeat(self, msg: Any, now: float) -> None:
+        del now
+        mav_type = int(msg.type)
+        if mav_type != self._mav_type:
+            self._mav_type = mav_type
+            self._forget_derived()
+
+    def _note_live_throttle(self) -> None:
+        value = self._spans.last(throttle_channel(self._values()))
+        if value is not None:
+            low = self._live_throttle_min
+            self._live_throttle_min = value if low is None else min(low, value)
+
+    # ----------------------------------------------------------------- per tick
+
+    def poll(self, master: Any, target: tuple[int | None, int | None], now: float, *, may_send: bool) -> None:
+        """Send the parameter reads that are due and, for a program-owned transmitter, switch it."""
+        family = self.family()
+        host, values = self._host_and_values()
+        self._reader.want(self._wanted(family, values), host)
+        target_system, target_component = target
+        if may_send and target_system is not None:
+            self._reader.send_due(master, target_system, target_component or 0, now)
+        self._drive_transmitter(now)
+
+    def _drive_transmitter(self, now: float) -> None:
+        switch = self._switch
+        wanted = self._guide.wanted_transmitter()
+        if switch is None or wanted is None or wanted == self._commanded:
+            return
+        self._commanded = wanted
+        try:
+            switch(wanted)
+        except Exception:  # the transmitter is the host's; its fault must not stop the poll
+            return
+        self._guide.note_switch(wanted, now, by_program=True)
+
+    # ----------------------------------------------------------------- knowledge
+
+    def family(self) -> VehicleFamily:
+        """The vehicle's firmware family, worked out once per snapshot."""
+        if self._family is None:
+            self._family = self._find_family()
+        return self._family
+
+    def _find_family(self) -> VehicleFamily:
+        family = family_from_mav_type(self._mav_type)
+        if family is VehicleFamily.UNKNOWN:
+            vehicle_type = getattr(getattr(self._fc, "info", None), "vehicle_type", None)
+            if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
+                family = family_from_mav_type(vehicle_type)
+            else:
+                family = family_from_name(vehicle_type)
+        if family is VehicleFamily.UNKNOWN:
+            family = family_from_name(getattr(self._files, "vehicle_type", None))
+        return family
+
+    def _forget_derived(self) -> None:
+        self._derived = None
+        self._family = None
+
+    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
+        """The host's numbers and all values known (the host's win), computed once per snapshot.
+
+        A host's download holds about a thousand parameters and the check reads some thirty of
+        them, so only those names are looked up in it.
+        """
+        if self._derived is None:
+            family = self.family()
+            download = _host_values(self._fc)
+            reads = self._reader.values
+            if not download:
+                self._derived = {}, reads
+                return self._derived
+            base = wanted_parameters(family, {})
+            host = _numbers(download, base)
+            values = {**reads, **host}
+            # Which RCn_MIN is wanted depends on RCMAP_THROTTLE, known only now.
+            more = [name for name in self._wanted(family, values) if name not in base]
+            if more:
+                host.update(_numbers(download, more))
+                values = {**reads, **host}
+            self._derived = host, values
+        return self._derived
+
+    def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
+        """`wanted_parameters`, again only when the family or the throttle channel changed."""
+        key = (family, values.get("RCMAP_THROTTLE"))
+        memo = self._wanted_memo
+        if memo is None or memo[0] != key:
+            memo = self._wanted_memo = (key, wanted_parameters(family, dict(values)))
+        return memo[1]
+
+    def _roles(self, family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
+        """`channel_roles`, again only when a parameter it reads changed."""
+        key = (family, tuple(values.get(name) for name in ROLE_PARAMETERS))
+        memo = self._roles_memo
+        if memo is None or memo[0] != key:
+            memo = self._roles_memo = (key, channel_roles(family, values))
+        return memo[1]
+
+    def _values(self) -> dict[str, float]:
+        return self._host_and_values()[1]
+
+    def _step_file(self) -> tuple[str | None, dict[str, float]]:
+        name = getattr(self._editor, "current_file", None)
+        files = getattr(self._files, "file_parameters", None)
+        if not isinstance(name, str) or not isinstance(files, Mapping):
+            return None, {}
+        entries = files.get(name)
+        if not isinstance(entries, Mapping):
+            return None, {}
+        values = {key: number for key, raw in entries.items() if (number := _float_or_none(raw)) is not None}
+        return name, values
+
+    def _firmware(self) -> str | None:
+        info = getattr(self._fc, "info", None)
+        for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
+            value = getattr(info, attribute, None)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return self._radio.firmware
+
+    def report_directory(self) -> str | None:
+        directory = getattr(self._files, "vehicle_dir", None)
+        return directory if isinstance(directory, str) and directory else None
+
+    # ----------------------------------------------------------------- snapshot
+
+    def build(
+        self, state: RCReceiverState, target: tuple[int | None, int | None] = (None, None)
+    ) -> ReceiverCheck:
+        """The guided test as of ``state``.
+
+        Built every poll, and most polls change nothing it shows: the previous one is kept when
+        every input is the same and time alone cannot change it (no deadline runs).
+        """
+        try:
+            key = self._inputs(state, target)
+            memo = self._check_memo
+            if memo is not None and memo[0] == key and self._guide.time_independent:
+                return memo[1]
+            check = self._build(state, target)
+            self._check_memo = (key, check)
+            return check
+        finally:
+            # The host may change its parameters before the next poll.
+            self._forget_derived()
+
+    def _inputs(self, state: RCReceiverState, target: tuple[int | None, int | None]) -> tuple[object, ...]:
+        """Everything `_build` reads but the time."""
+        return (
+            self.family(),
+            self._host_and_values()[1],
+            self._step_file(),
+            self._firmware(),
+            self.report_directory(),
+            target,
+            self._mav_type,
+            self._switch is not None,
+            self._live_throttle_min,
+            self._reader.version,
+            self._spans.version,
+            self._radio.version,
+            self._guide.version,
+            state.has_live_telemetry,
+            state.connected,
+            state.receiver_present,
+            state.failsafe,
+            state.failsafe_observed,
+            state.recovery_observed,
+            state.failsafe_transitions,
+            state.rssi,
+            state.rc_channels_live,
+        )
+
+    def _build(self, state: RCReceiverState, target: tuple[int | None, int | None]) -> ReceiverCheck:
+        family = self.family()
+        host, values = self._host_and_values()
+        wanted = self._wanted(family, values)
+        unavailable = self._reader.unavailable
+        parameters = self._parameters(wanted, host, unavailable)
+        step_name, step_all = self._step_file()
+        step_values = {name: step_all[name] for name in wanted if name in step_all}
+        roles = self._roles(family, values)
+        channels = self._spans.evidence(roles)
+        table = family_parameters(family)
+        timeout = values.get(table.failsafe_timeout, table.default_failsafe_timeout_s) if table else 1.0
+        stick_pwm = {channel.number: channel.last_us for channel in channels if channel.is_stick}
+        guide = self._guide.update(
+            GuideInputs(
+                now=state.now,
+                telemetry_live=state.has_live_telemetry,
+                sticks_moved=all(channel.moved for channel in channels if channel.is_stick),
+                transitions=state.failsafe_transitions,
+                failsafe_timeout_s=timeout,
+                automatic=self._switch is not None,
+                throttle_us=self._spans.last(throttle_channel(values)),
+                stick_pwm={number: pwm for number, pwm in stick_pwm.items() if pwm is not None},
+            )
+        )
+        findings = self._findings(
+            FindingInputs(
+                family=family,
+                values=values,
+                unavailable=frozenset(name for name in unavailable if name in wanted),
+                step_file=step_name,
+                step_values=step_values,
+                receiver_present=state.receiver_present,
+                rssi_live=state.rc_channels_live,
+                rssi=state.rssi,
+                detected_protocol=self._radio.detected_protocol,
+                live_throttle_min_us=self._live_throttle_min,
+            )
+        )
+        complete = all(name in values or name in unavailable for name in wanted)
+        verdict = self._verdict_memo.decide(
+            VerdictInputs(
+                family=family,
+                values=values,
+                findings=findings,
+                guide=guide,
+                channels=channels,
+                connected=state.connected,
+                telemetry_live=state.has_live_telemetry,
+                receiver_present=state.receiver_present,
+                failsafe=state.failsafe,
+                failsafe_observed=state.failsafe_observed,
+                recovery_observed=state.recovery_observed,
+                transitions=state.failsafe_transitions,
+                parameters_complete=complete,
+                failsafe_timeout_s=timeout,
+                now=state.now,
+            )
+        )
+        pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
+        return ReceiverCheck(
+            family=family,
+            system_id=target[0],
+            component_id=target[1],
+            mav_type=self._mav_type,
+            firmware=self._firmware(),
+            parameters=parameters,
+            parameters_complete=complete,
+            step_file=step_name,
+            findings=findings,
+            channels=channels,
+            flight_mode=flight_mode_reading(family, values, pwm_of),
+            radio_messages=self._radio.messages,
+            detected_protocol=self._radio.detected_protocol,
+            transmitter_events=self._guide.events,
+            guide=guide,
+            verdict=verdict,
+            report_directory=self.report_directory(),
+        )
+
+    def _findings(self, inputs: FindingInputs) -> tuple[Finding, ...]:
+        """The rules run again only when something they read changed, which is rare mid-test."""
+        memo = self._findings_memo
+        if memo is not None and memo[0] == inputs:
+            return memo[1]
+        findings = parameter_findings(inputs)
+        self._findings_memo = (inputs, findings)
+        return findings
+
+    def _parameters(
+        self, wanted: tuple[str, ...], host: Mapping[str, float], unavailable: frozenset[str]
+    ) -> tuple[ParameterValue, ...]:
+        """The wanted parameters' values and sources, rebuilt only after the reads or the host moved."""
+        key = (wanted, self._reader.version, tuple(host.get(name) for name in wanted))
+        memo = self._parameters_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        reads = self._reader.values
+        parameters = tuple(self._parameter_value(name, host, reads, unavailable) for name in wanted)
+        self._parameters_memo = (key, parameters)
+        return parameters
+
+    def _parameter_value(
+        self, name: str, host: Mapping[str, float], reads: Mapping[str, float], unavailable: frozenset[str]
+    ) -> ParameterValue:
+        attempts = self._reader.attempts(name)
+        if name in host:
+            return ParameterValue(name, host[name], ParameterSource.HOST, attempts)
+        read = reads.get(name)
+        if read is not None:
+            return ParameterValue(name, read, ParameterSource.READ, attempts)
+        source = ParameterSource.UNAVAILABLE if name in unavailable else ParameterSource.PENDING
+        return ParameterValue(name, None, source, attempts)

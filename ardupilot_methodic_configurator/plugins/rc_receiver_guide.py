@@ -1,0 +1,385 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided transmitter-off test: which step it is on, and the verdict it leads to.
+
+On real hardware only the user can switch the transmitter, so the check asks for each step ("Move
+each stick to both ends", "Switch the transmitter off now" -> *It is off*, "Switch it back on" ->
+*It is on*) and times the flight controller's reaction from the confirmation.  Where the program
+owns the transmitter (the demo, SITL) it switches it itself at the same steps and times the
+reaction from the switch.  The failsafe must come within the failsafe timeout plus
+``FAILSAFE_MARGIN_S``; a failsafe that came shortly before the user's confirmation (up to
+``LATE_CONFIRMATION_S``) still counts, since people switch first and click second.
+
+The verdict is a pure function of `VerdictInputs`.  PASSED needs the receiver seen, every stick the
+parameters name moved, RC failsafe and then recovery observed, no blocking finding and the
+parameters read.  FAILED says why, most telling reason first: a blocking finding, no failsafe after
+the transmitter went off (with its most likely cause), or a failsafe that never cleared.
+Everything else is INCOMPLETE with the one thing to do next.  Pure logic on the caller's clock;
+what it keeps is bounded.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from .. import _
+from .rc_receiver_firmware import RC_OPTION_IGNORE_FAILSAFE_BIT, VehicleFamily, family_parameters
+from .rc_receiver_snapshot import (
+    ChannelEvidence,
+    FailsafeStatus,
+    Finding,
+    GuideState,
+    GuideStep,
+    Severity,
+    TransmitterEvent,
+    Verdict,
+    VerdictResult,
+)
+from .rc_receiver_wording import role_label, verdict_label
+
+FAILSAFE_MARGIN_S = 2.0
+LATE_CONFIRMATION_S = 5.0
+RECOVERY_WAIT_S = 10.0
+# A stick that still changes by this much after the transmitter went off is live input.
+STILL_MOVING_US = 50
+# The receiver may need a moment to notice the transmitter is gone before its output settles.
+SETTLE_AFTER_OFF_S = 0.5
+MAX_TRANSMITTER_EVENTS = 20
+
+
+@dataclass(frozen=True)
+class GuideInputs:
+    """What the guide looks at on each update."""
+
+    now: float
+    telemetry_live: bool
+    sticks_moved: bool
+    transitions: tuple[tuple[FailsafeStatus, float], ...]
+    failsafe_timeout_s: float
+    automatic: bool
+    throttle_us: int | None = None
+    stick_pwm: Mapping[int, int] | None = None
+
+
+def first_failsafe_after(
+    transitions: tuple[tuple[FailsafeStatus, float], ...], start: float | None
+) -> float | None:
+    """Time of the first failsafe at or after ``start`` (less the late-confirmation grace)."""
+    earliest = None if start is None else start - LATE_CONFIRMATION_S
+    for status, at in transitions:
+        if status is FailsafeStatus.ACTIVE and (earliest is None or at >= earliest):
+            return at
+    return None
+
+
+def recovery_after(transitions: tuple[tuple[FailsafeStatus, float], ...], failsafe_at: float) -> float | None:
+    for status, at in transitions:
+        if status is FailsafeStatus.NOT_ACTIVE and at >= failsafe_at:
+            return at
+    return None
+
+
+class TransmitterGuide:
+    """Keeps the transmitter switches of one test and works out the current step."""
+
+    def __init__(self) -> None:
+        self._events: deque[TransmitterEvent] = deque(maxlen=MAX_TRANSMITTER_EVENTS)
+        self._off: TransmitterEvent | None = None
+        self._on: TransmitterEvent | None = None
+        self._throttle_while_off: int | None = None
+        self._off_range: dict[int, tuple[int, int]] = {}
+        self._state = GuideState()
+        # Grows with every switch and restart: what `update` starts from changed.
+        self.version = 0
+
+    @property
+    def events(self) -> tuple[TransmitterEvent, ...]:
+        return tuple(self._events)
+
+    @property
+    def time_independent(self) -> bool:
+        """Whether `update` can no longer change as time passes alone: nothing was switched off
+        (no deadline runs), or the test is done."""
+        return self._off is None or self._state.step is GuideStep.DONE
+
+    @property
+    def state(self) -> GuideState:
+        return self._state
+
+    def restart(self) -> None:
+        self.version += 1
+        self._events.clear()
+        self._off = None
+        self._on = None
+        self._throttle_while_off = None
+        self._off_range.clear()
+        self._state = GuideState(automatic=self._state.automatic)
+
+    def note_switch(self, on: bool, at: float, *, by_program: bool) -> None:
+        """The transmitter went ``on`` or off at ``at``: switched by the program or confirmed."""
+        event = TransmitterEvent(on, at, by_program)
+        self.version += 1
+        self._events.append(event)
+        if on:
+            self._on = event
+        else:
+            # A new "off" starts the failsafe part of the test again.
+            self._off = event
+            self._on = None
+            self._throttle_while_off = None
+            self._off_range.clear()
+
+    def wanted_transmitter(self) -> bool | None:
+        """For the program that owns the transmitter: the position the current step asks for."""
+        step = self._state.step
+        if step is GuideStep.SWITCH_OFF:
+            return False
+        if step is GuideStep.SWITCH_ON:
+            return True
+        return None
+
+    def update(self, inputs: GuideInputs) -> GuideState:
+        off, on = self._off, self._on
+        failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at)
+        deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
+        recovered_at = None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at)
+        no_failsafe = (
+            off is not None and failsafe_at is None and deadline is not None and inputs.now > deadline
+        )
+        if off is not None and failsafe_at is None:
+            self._watch_while_off(inputs, off.at)
+        no_recovery = (
+            on is not None
+            and failsafe_at is not None
+            and recovered_at is None
+            and inputs.now > on.at + RECOVERY_WAIT_S
+        )
+        step = self._step(
+            inputs,
+            off,
+            on,
+            failsafe_at=failsafe_at,
+            recovered=recovered_at is not None,
+            no_failsafe=no_failsafe,
+            no_recovery=no_recovery,
+        )
+        self._state = GuideState(
+            step=step,
+            automatic=inputs.automatic,
+            off_at=None if off is None else off.at,
+            off_by_program=off is not None and off.by_program,
+            on_at=None if on is None else on.at,
+            failsafe_deadline=deadline,
+            no_failsafe=no_failsafe,
+            no_recovery=no_recovery,
+            throttle_while_off_us=self._throttle_while_off,
+            channels_moving_while_off=any(
+                high - low >= STILL_MOVING_US for low, high in self._off_range.values()
+            ),
+        )
+        return self._state
+
+    def _watch_while_off(self, inputs: GuideInputs, off_at: float) -> None:
+        if inputs.now < off_at + SETTLE_AFTER_OFF_S:
+            return
+        if inputs.throttle_us is not None:
+            self._throttle_while_off = inputs.throttle_us
+        for number, pwm in (inputs.stick_pwm or {}).items():
+            low, high = self._off_range.get(number, (pwm, pwm))
+            self._off_range[number] = (min(low, pwm), max(high, pwm))
+
+    @staticmethod
+    def _step(
+        inputs: GuideInputs,
+        off: TransmitterEvent | None,
+        on: TransmitterEvent | None,
+        *,
+        failsafe_at: float | None,
+        recovered: bool,
+        no_failsafe: bool,
+        no_recovery: bool,
+    ) -> GuideStep:
+        if recovered or no_recovery or (no_failsafe and on is not None):
+            return GuideStep.DONE
+        if failsafe_at is not None or no_failsafe:
+            # Failsafe came (or never will): the transmitter has to come back on.
+            return GuideStep.WAIT_RECOVERY if on is not None else GuideStep.SWITCH_ON
+        if off is not None:
+            return GuideStep.WAIT_FAILSAFE
+        if not inputs.telemetry_live:
+            return GuideStep.WAIT_TELEMETRY
+        if not inputs.sticks_moved:
+            return GuideStep.MOVE_STICKS
+        return GuideStep.SWITCH_OFF
+
+
+@dataclass(frozen=True)
+class VerdictInputs:
+    family: VehicleFamily
+    values: Mapping[str, float]
+    findings: tuple[Finding, ...]
+    guide: GuideState
+    channels: tuple[ChannelEvidence, ...]
+    connected: bool
+    telemetry_live: bool
+    receiver_present: bool | None
+    failsafe: FailsafeStatus
+    failsafe_observed: bool
+    recovery_observed: bool
+    transitions: tuple[tuple[FailsafeStatus, float], ...]
+    parameters_complete: bool
+    failsafe_timeout_s: float
+    now: float
+
+
+def _verdict(
+    result: VerdictResult, detail: str, latency: float | None, source: str | None
+) -> Verdict:
+    return Verdict(result, verdict_label(result), detail, latency, source)
+
+def _channel_names(channels: tuple[ChannelEvidence, ...]) -> str:
+    return ", ".join(
+        _("CH{number} ({role})").format(number=channel.number, role=role_label(channel.role))
+        for channel in channels
+    )
+
+
+def _latency(inputs: VerdictInputs) -> tuple[float | None, str | None]:
+    guide = inputs.guide
+    if guide.off_at is None:
+        return None, None
+    failsafe_at = first_failsafe_after(inputs.transitions, guide.off_at)
+    if failsafe_at is None or failsafe_at < guide.off_at:
+        return None, None
+    return failsafe_at - guide.off_at, "program" if guide.off_by_program else "user"
+
+
+def no_failsafe_cause(inputs: VerdictInputs) -> str:
+    """The most likely reason the flight controller did not enter RC failsafe, in plain words."""
+    guide = inputs.guide
+    waited = inputs.failsafe_timeout_s
+    if guide.channels_moving_while_off:
+        return _(
+            "No RC failsafe within {seconds:g} s of switching the transmitter off, and the sticks kept "
+            "moving: the transmitter is still on, or the receiver hears another transmitter bound to it."
+        ).format(seconds=waited)
+    options = inputs.values.get("RC_OPTIONS")
+    if options is not None and int(options) & RC_OPTION_IGNORE_FAILSAFE_BIT:
+        return _(
+            "No RC failsafe within {seconds:g} s of switching the transmitter off. RC_OPTIONS bit 2 makes "
+            "the flight controller ignore the receiver's failsafe flag: clear it, or set the receiver's "
+            "failsafe to no pulses."
+        ).format(seconds=waited)
+    table = family_parameters(inputs.family)
+    threshold_name = table.failsafe_pwm if table is not None else "FS_THR_VALUE"
+    threshold = inputs.values.get(threshold_name)
+    throttle = guide.throttle_while_off_us
+    held = _(" It kept sending throttle {pwm} µs.").format(pwm=throttle) if throttle is not None else ""
+    limit = (
+        _("{name} = {value:g} µs").format(name=threshold_name, value=threshold)
+        if threshold is not None
+        else threshold_name
+    )
+    return _(
+        "No RC failsafe within {seconds:g} s of switching the transmitter off. Most likely the receiver "
+        "keeps sending valid pulses when it loses the signal (its failsafe set to hold or to custom "
+        "positions).{held} Set the receiver's failsafe to no pulses, or to a throttle below {limit}."
+    ).format(seconds=waited, held=held, limit=limit)
+
+
+def _failed(inputs: VerdictInputs) -> Verdict | None:
+    latency, source = _latency(inputs)
+    blocking = [finding for finding in inputs.findings if finding.severity is Severity.BLOCKING]
+    if blocking:
+        first = blocking[0]
+        return _verdict(VerdictResult.FAILED, f"{first.message} {first.action}", latency, source)
+    if inputs.guide.no_failsafe:
+        return _verdict(VerdictResult.FAILED, no_failsafe_cause(inputs), None, None)
+    if inputs.guide.no_recovery:
+        return _verdict(
+            VerdictResult.FAILED,
+            _(
+                "RC failsafe did not clear within {seconds:g} s of the transmitter coming back on: check "
+                "that the receiver reconnects to the transmitter (binding, range, antenna)."
+            ).format(seconds=RECOVERY_WAIT_S),
+            latency,
+            source,
+        )
+    return None
+
+
+def _next_step(inputs: VerdictInputs, sticks: tuple[ChannelEvidence, ...]) -> str | None:
+    guide = inputs.guide
+    if not inputs.connected:
+        return _("Connect to the flight controller.")
+    if not inputs.telemetry_live and not inputs.failsafe_observed:
+        return _("Waiting for receiver telemetry from the flight controller.")
+    if inputs.receiver_present is False:
+        return _(
+            "The flight controller has not seen the receiver: switch the transmitter on and check the "
+            "wiring, the binding, RC_PROTOCOLS and the receiver port's SERIALn_PROTOCOL."
+        )
+    still = tuple(channel for channel in sticks if not channel.moved)
+    if still:
+        return _("Move each stick to both ends: {channels} not moved yet.").format(
+            channels=_channel_names(still)
+        )
+    if not inputs.failsafe_observed:
+        if guide.off_at is None:
+            return _("Switch the transmitter off.")
+        return _("Waiting for RC failsafe ({elapsed:.1f} s since the transmitter went off).").format(
+            elapsed=max(0.0, inputs.now - guide.off_at)
+        )
+    if not inputs.recovery_observed:
+        if inputs.failsafe is FailsafeStatus.ACTIVE and guide.on_at is not None:
+            return _("Waiting for the failsafe to clear.")
+        return _("Switch the transmitter back on.")
+    if not inputs.parameters_complete:
+        return _("Reading the receiver parameters from the flight controller.")
+    return None
+
+
+def decide_verdict(inputs: VerdictInputs) -> Verdict:
+    failed = _failed(inputs)
+    if failed is not None:
+        return failed
+    sticks = tuple(channel for channel in inputs.channels if channel.is_stick)
+    latency, source = _latency(inputs)
+    step = _next_step(inputs, sticks)
+    if step is not None:
+        return _verdict(VerdictResult.INCOMPLETE, step, latency, source)
+    if latency is not None:
+        detail = _(
+            "Receiver seen, sticks moved, RC failsafe {latency:.1f} s after the transmitter went off, and "
+            "cleared after it came back."
+        ).format(latency=latency)
+    else:
+        detail = _("Receiver seen, sticks moved, RC failsafe observed and cleared.")
+    return _verdict(VerdictResult.PASSED, detail, latency, source)
+
+
+class VerdictMemo:
+    """`decide_verdict`, run again only when an input it reads changed.
+
+    The clock reaches the verdict only while it waits for the failsafe after the transmitter went
+    off ("Waiting for RC failsafe (2.3 s …)"); at any other time a tick that changed nothing else
+    reuses the last verdict.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._verdict: Verdict | None = None
+
+    def decide(self, inputs: VerdictInputs) -> Verdict:
+        reads_clock = inputs.guide.off_at is not None and not inputs.failsafe_observed
+        key: tuple[object, ...] = (_ALL_BUT_NOW(inputs), inputs.now if reads_clock else None)
+        if self._verdict is not None and key == self._key:
+            return self._verdict
+        self._key, self._verdict = key, decide_verdict(inputs)
+        return self._verdict
+
+
+_ALL_BUT_NOW = operator.attrgetter(*(field.name for field in fields(VerdictInputs) if field.name != "now"))

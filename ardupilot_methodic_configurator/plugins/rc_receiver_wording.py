@@ -1,0 +1,265 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every sentence the receiver check shows of a snapshot, in one place, for every view.
+
+The Tk view, the terminal view and the report word the same facts the same way: the guidance, the
+stream requests and their outcomes, the notices about the link and the streams, the guided test's
+step, channel roles and ranges, the flight-mode slot, findings, radio messages and the verdict's
+label.  Pure functions of snapshot fields, through `_()`; no Tk, so the terminal needs none.
+"""
+
+from __future__ import annotations
+
+from .. import _
+from .rc_receiver_evidence import FLIGHT_MODE_ROLE
+from .rc_receiver_snapshot import (
+    STALE_AFTER_S,
+    ChannelEvidence,
+    Finding,
+    FlightModeReading,
+    GuideStep,
+    IntervalRequestOutcome,
+    IntervalRequestStatus,
+    RadioMessage,
+    RCReceiverState,
+    ReceiverCheck,
+    Severity,
+    VerdictResult,
+)
+
+
+def guidance_text() -> str:
+    return "\n\n".join(
+        (
+            _(
+                "1. Upload your receiver parameter edits (RC_PROTOCOLS, SERIALn_PROTOCOL, RSSI_TYPE, "
+                "failsafe settings) to the flight controller first; this check only reads telemetry "
+                "and changes no parameter. Some of these settings need a reboot to take effect."
+            ),
+            _(
+                "2. Move the sticks and switches that drive the first five channels and check that "
+                "the CH1 to CH5 bars follow them."
+            ),
+            _(
+                "3. Switch the transmitter off. 'RC failsafe' must become active and 'Failsafe "
+                "observed during this test' must change to yes."
+            ),
+            _(
+                "4. Switch the transmitter back on. 'RC failsafe' must return to not active and "
+                "'Recovery observed' must change to yes."
+            ),
+            _(
+                "'Receiver seen by the flight controller' means the flight controller has received RC "
+                "input at some time since it booted, not that it receives it now. Only moving channels "
+                "and the transmitter-off test show that it receives now: while in RC failsafe the "
+                "channels keep showing their last values."
+            ),
+            _(
+                "Stop any RC override from a ground station during the test: overrides make a lost "
+                "receiver look present and healthy."
+            ),
+        )
+    )
+
+
+def interval_text(interval_us: int) -> str:
+    if interval_us > 0:
+        return _("{rate:.1f} Hz").format(rate=1_000_000 / interval_us)
+    if interval_us == 0:
+        return _("default rate")
+    return _("off")
+
+
+def request_outcome_text(request: IntervalRequestStatus) -> str:
+    """What became of one interval request, worded once for the window and the terminal view."""
+    outcome = request.outcome
+    if outcome is IntervalRequestOutcome.REJECTED:
+        return _("rejected: {reason}").format(reason=request.reason or _("no reason given"))
+    if outcome is IntervalRequestOutcome.SEND_FAILED:
+        return _("send failed: {reason}").format(reason=request.reason or _("no reason given"))
+    words = {
+        IntervalRequestOutcome.NOT_REQUESTED: _("not requested"),
+        IntervalRequestOutcome.PENDING: _("pending"),
+        IntervalRequestOutcome.ACCEPTED: _("accepted"),
+        IntervalRequestOutcome.NO_ANSWER: _("no answer"),
+    }
+    return words[outcome]
+
+
+def request_text(request: IntervalRequestStatus | None) -> str:
+    if request is None or request.outcome is IntervalRequestOutcome.NOT_REQUESTED:
+        return _("interval not requested")
+    return _("interval request ({rate}): {outcome}").format(
+        rate=interval_text(request.interval_us), outcome=request_outcome_text(request)
+    )
+
+
+def relative_time_text(observed: bool, at: float | None, test_started_at: float) -> str:
+    if not observed:
+        return _("not yet")
+    if at is None:
+        return _("yes")
+    return _("yes, at {seconds:.1f} s").format(seconds=max(0.0, at - test_started_at))
+
+
+def stream_freshness(state: RCReceiverState) -> tuple[bool, bool, bool, bool]:
+    """(RC_CHANNELS expired, SYS_STATUS expired, RC_CHANNELS awaited, SYS_STATUS awaited).
+
+    A stream "expired" once it was seen and then fell silent; it is "awaited" if never seen.
+    """
+    return (
+        not state.rc_channels_live and state.rc_channels_age_s is not None,
+        not state.sys_status_live and state.sys_status_age_s is not None,
+        not state.rc_channels_live and state.rc_channels_age_s is None,
+        not state.sys_status_live and state.sys_status_age_s is None,
+    )
+
+
+def notice_lines(state: RCReceiverState, view_error: str | None) -> tuple[list[str], bool]:
+    """The notice lines (internal errors, link problems, expired or awaited streams, backlog) and
+    whether one is a problem.  ``view_error`` is an internal error the view itself met."""
+    rc_expired, sys_expired, rc_waiting, sys_waiting = stream_freshness(state)
+    lines: list[str] = []
+    if state.internal_error is not None:
+        lines.append(state.internal_error)
+    if view_error is not None and view_error != state.internal_error:
+        lines.append(view_error)
+    if state.link_error is not None:
+        lines.append(_("Link error: {error}").format(error=state.link_error))
+    elif not state.connected:
+        lines.append(_("No flight controller connected."))
+    problem = bool(lines)
+    if state.connected:
+        if rc_expired and sys_expired:
+            lines.append(
+                _("No telemetry for {seconds} s — readings cleared.").format(seconds=f"{STALE_AFTER_S:g}")
+            )
+        elif rc_expired:
+            lines.append(
+                _("No RC_CHANNELS for {seconds} s — channel and RSSI readings cleared.").format(
+                    seconds=f"{STALE_AFTER_S:g}"
+                )
+            )
+        elif sys_expired:
+            lines.append(
+                _("No SYS_STATUS for {seconds} s — receiver status is unknown.").format(
+                    seconds=f"{STALE_AFTER_S:g}"
+                )
+            )
+        problem = problem or rc_expired or sys_expired
+        if rc_waiting and sys_waiting:
+            lines.append(_("Waiting for RC_CHANNELS and SYS_STATUS from the flight controller…"))
+        elif rc_waiting:
+            lines.append(_("Waiting for RC_CHANNELS from the flight controller…"))
+        elif sys_waiting:
+            lines.append(_("Waiting for SYS_STATUS from the flight controller…"))
+    if state.backlog:
+        lines.append(_("Messages arrive faster than they are read; readings may lag behind (backlog)."))
+    return lines, problem
+
+
+def role_label(role: str | None) -> str:
+    """The role's name as a person reads it."""
+    labels = {
+        "roll": _("Roll"),
+        "pitch": _("Pitch"),
+        "throttle": _("Throttle"),
+        "yaw": _("Yaw"),
+        "steering": _("Steering"),
+        FLIGHT_MODE_ROLE: _("Flight mode"),
+    }
+    return labels.get(role or "", "")
+
+
+def verdict_label(result: VerdictResult) -> str:
+    """The verdict as a person reads it, in the active language (the value itself is for machines)."""
+    labels = {
+        VerdictResult.PASSED: _("PASSED"),
+        VerdictResult.INCOMPLETE: _("INCOMPLETE"),
+        VerdictResult.FAILED: _("FAILED"),
+    }
+    return labels[result]
+
+
+def guide_instruction(check: ReceiverCheck) -> str:
+    """What the guide asks for now, in a person's words (the program's own steps for a demo)."""
+    guide = check.guide
+    automatic = guide.automatic
+    texts = {
+        GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
+        GuideStep.MOVE_STICKS: _(
+            "Move each stick to both ends, and the flight-mode switch through its positions."
+        ),
+        GuideStep.SWITCH_OFF: _("The program switches its transmitter off now.")
+        if automatic
+        else _("Switch the transmitter off now, then press \u201cIt is off\u201d."),
+        GuideStep.WAIT_FAILSAFE: _(
+            "Transmitter off: waiting for the flight controller to report RC failsafe."
+        ),
+        GuideStep.SWITCH_ON: _("The program switches its transmitter back on now.")
+        if automatic
+        else _("Switch the transmitter back on, then press \u201cIt is on\u201d."),
+        GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
+        GuideStep.DONE: _("Test finished. Press \u201cStart a new test\u201d to repeat it."),
+    }
+    return texts[guide.step]
+
+
+def channel_role_text(channel: ChannelEvidence | None) -> str:
+    if channel is None or channel.role is None:
+        return ""
+    return role_label(channel.role)
+
+
+def channel_span_text(channel: ChannelEvidence | None) -> str:
+    """The range a channel covered and whether it counts as moved."""
+    if channel is None or channel.min_us is None or channel.max_us is None:
+        return ""
+    if channel.moved:
+        return _("moved {low}–{high}").format(low=channel.min_us, high=channel.max_us)
+    return _("span {span} µs").format(span=channel.span_us)
+
+
+def flight_mode_text(reading: FlightModeReading | None) -> str:
+    if reading is None:
+        return ""
+    if reading.slot is None:
+        return _("Flight mode channel CH{channel}: no valid position").format(channel=reading.channel)
+    mode = reading.mode_name or (
+        _("mode {number}").format(number=reading.mode_number)
+        if reading.mode_number is not None
+        else _("unknown")
+    )
+    text = _("Flight mode channel CH{channel}: {pwm} µs, slot {slot}: {mode}").format(
+        channel=reading.channel, pwm=reading.pwm, slot=reading.slot, mode=mode
+    )
+    if reading.channel_is_default:
+        text += " " + _("(default channel)")
+    return text
+
+
+def finding_text(finding: Finding) -> str:
+    marks = {Severity.BLOCKING: "\u2716", Severity.WARNING: "\u26a0", Severity.INFO: "\u2139"}
+    return f"{marks[finding.severity]} {finding.message} {finding.action}"
+
+
+def message_text(message: RadioMessage, test_started_at: float) -> str:
+    return _("{seconds:6.1f} s  {text}").format(
+        seconds=max(0.0, message.at - test_started_at), text=message.text
+    )
+
+
+def describe_transport_error(error: BaseException) -> str:
+    detail = str(error) or type(error).__name__
+    if isinstance(error, OSError):  # serial.SerialException is an OSError too
+        return _("Lost the connection to the flight controller: {detail}").format(detail=detail)
+    return _("Could not read from the flight controller: {detail}").format(detail=detail)
+
+
+def describe_internal_error(error: BaseException) -> str:
+    """A fault of the check itself, said as such: not the link's, and where the details are."""
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return _(
+        "Internal error of the receiver check ({detail}). This is a fault of the program, not of "
+        "the link; the log has the details. Please report it."
+    ).format(detail=detail)

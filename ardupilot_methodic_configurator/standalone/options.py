@@ -1,0 +1,79 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What a person chooses for a check besides the device: the demo, the transmitter schedule, the
+guided test's options and the exit statuses that report its verdict.
+
+``DEMO_DEVICE`` names the embedded simulated vehicle where a pymavlink connection string would go;
+the views use it without importing sockets.  Kept apart from the terminal view so that the command
+line can offer these without importing the plugin modules: `__main__` registers plugins on its own
+terms and reports a broken one instead of failing to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Final
+
+from .. import _
+from ..demo.setups import DEFAULT_SETUP, SETUPS, DemoChoice, DemoVehicle
+
+# The embedded simulated vehicle, in place of a pymavlink connection string.
+DEMO_DEVICE: Final = "demo"
+
+
+EXIT_PASSED = 0
+EXIT_FAILED = 3
+EXIT_INCOMPLETE = 4
+# By verdict result ("PASSED", "FAILED", "INCOMPLETE").
+EXIT_STATUS = {"PASSED": EXIT_PASSED, "FAILED": EXIT_FAILED, "INCOMPLETE": EXIT_INCOMPLETE}
+
+
+def exit_status_help() -> str:
+    return _(
+        "exit status: 0 the receiver test PASSED; 3 it FAILED; 4 it is INCOMPLETE (a step is missing); "
+        "1 no connection or another error; 2 a wrong command line"
+    )
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """The guided test's options: the report file and the demo vehicle and set-up."""
+    parser.add_argument(
+        "--report",
+        metavar="PATH",
+        help=_("terminal view: write the evidence report to PATH.json and PATH.md when the run ends"),
+    )
+    parser.add_argument(
+        "--demo-vehicle",
+        choices=[vehicle.value for vehicle in DemoVehicle],
+        default=DemoVehicle.COPTER.value,
+        help=_("demo: which vehicle the simulated one is (default copter)"),
+    )
+    parser.add_argument(
+        "--demo-setup",
+        choices=sorted(SETUPS),
+        default=DEFAULT_SETUP,
+        help=_(
+            "demo: its receiver parameters and receiver failsafe, to show each finding (default {default})"
+        ).format(default=DEFAULT_SETUP),
+    )
+    parser.epilog = exit_status_help()
+
+
+def demo_choice(args: argparse.Namespace) -> DemoChoice:
+    return DemoChoice(
+        DemoVehicle(getattr(args, "demo_vehicle", "copter")), getattr(args, "demo_setup", DEFAULT_SETUP)
+    )
+
+
+@dataclass(frozen=True)
+class TransmitterSchedule:
+    """Switch the simulated transmitter off at ``off_after`` s and back on ``off_for`` s later."""
+
+    off_after: float | None = None
+    off_for: float | None = 1.5
+
+    def wanted_on(self, elapsed: float) -> bool:
+        if self.off_after is None or elapsed < self.off_after:
+            return True
+        return self.off_for is not None and elapsed >= self.off_after + self.off_for

@@ -1,0 +1,215 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One running receiver check: connection, optional demo vehicle, bridge relays, model and monitor.
+
+Both front ends (terminal and window) drive the same session object, so the wiring of the
+embedded demo (vehicle -> relay -> physics back end) and of user-supplied bridges lives in one
+place.  Every method returns a readable error string instead of raising, in the same style as
+`FlightController.connect`, because the callers show errors to a person.
+
+The window connects on a worker thread while its Tk thread adds bridges, so the relay list is
+guarded by a lock, and the session keeps one bridge monitor for its whole life, adding and
+removing relays: rebuilding it would reset every link's statistics, and a rebuild racing another
+could drop a link from the panel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .. import _
+from ..backend_flightcontroller import FlightController
+from ..demo.setups import DemoChoice
+from ..demo.system import DemoSystem
+from ..plugins.data_model_rc_receiver import RCReceiverDataModel
+from ..sim_bridge.monitor import BridgeMonitor
+from ..sim_bridge.relay import UdpRelay
+from ..sim_bridge.relay_config import RelayConfig
+from ..sim_bridge.spec import BridgeSpec
+from ..sitl.config import SitlConfig
+from ..sitl.runner import SitlRunner
+from .options import DEMO_DEVICE
+
+BRIDGE_RELEARN_AFTER_S = 2.0
+
+
+class CheckSession:
+    """Owns everything one receiver check needs and tears it down in the right order."""
+
+    def __init__(
+        self, *, clock: Callable[[], float] = time.monotonic, demo_choice: DemoChoice | None = None
+    ) -> None:
+        self._clock = clock
+        # Which vehicle and set-up the embedded demo is (--demo-vehicle, --demo-setup).
+        self.demo_choice = demo_choice
+        self.flight_controller = FlightController()
+        self._model: RCReceiverDataModel | None = None
+        self.demo: DemoSystem | None = None
+        # A real SITL run for the check (``--sitl``); it lives as long as the session.
+        self.sitl: SitlRunner | None = None
+        self._bridge_relays: list[UdpRelay] = []
+        # Guards ``demo`` and ``_bridge_relays`` between the connect worker and the Tk thread.
+        self._relays_lock = threading.RLock()
+        self.monitor = BridgeMonitor([], clock=clock)
+
+    @property
+    def model(self) -> RCReceiverDataModel:
+        """The terminal front end's model; the window's plugin host creates its own via the factory."""
+        if self._model is None:
+            self._model = RCReceiverDataModel(self.flight_controller, clock=self._clock)
+        return self._model
+
+    @property
+    def relays(self) -> tuple[UdpRelay, ...]:
+        with self._relays_lock:
+            demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
+            sitl_relays = self.sitl.relays if self.sitl is not None else ()
+            return demo_relays + sitl_relays + tuple(self._bridge_relays)
+
+    def add_bridge(self, spec: BridgeSpec) -> str:
+        """Start a relay for ``spec``; ``""`` on success or why it could not start."""
+        relay = UdpRelay(
+            RelayConfig(
+                name=spec.name,
+                protocol=spec.protocol,
+                listen=spec.listen,
+                target=spec.target,
+                # A restarted simulator sends from a new port; follow it once the old peer is quiet.
+                relearn_after_s=BRIDGE_RELEARN_AFTER_S,
+            ),
+            clock=self._clock,
+        )
+        try:
+            relay.start()
+        except OSError as error:
+            return _("Cannot listen on {host}:{port} for the {protocol} bridge: {error}").format(
+                host=spec.listen[0],
+                port=spec.listen[1],
+                protocol=spec.protocol,
+                error=error.strerror or error,
+            )
+        with self._relays_lock:
+            self._bridge_relays.append(relay)
+            self.monitor.add_relays([relay])
+        return ""
+
+    def start_demo(self) -> str:
+        """Start the embedded simulated vehicle (idempotent); ``""`` or a readable error."""
+        with self._relays_lock:
+            if self.demo is not None:
+                return ""
+            demo = DemoSystem(clock=self._clock, **self._demo_options())
+            try:
+                demo.start()
+            except OSError as error:
+                demo.stop()
+                return _("The simulated vehicle could not start: {error}").format(error=error)
+            self.demo = demo
+            self.monitor.add_relays(demo.relays)
+        return ""
+
+    def _demo_options(self) -> dict[str, Any]:
+        choice = self.demo_choice
+        if choice is None:
+            return {}
+        parameters = choice.parameters()
+        options: dict[str, Any] = {
+            "vehicle_type": choice.profile.mav_type,
+            "default_stream_hz": choice.profile.default_stream_hz,
+            "transmitter": choice.transmitter(),
+            "parameters": parameters,
+            "rc_input": choice.rc_input(parameters),
+        }
+        if not choice.reports_rssi():
+            options["reports_rssi"] = False  # RSSI_TYPE 0: the vehicle reports RSSI as unknown
+        return options
+
+    def stop_demo(self) -> None:
+        with self._relays_lock:
+            demo, self.demo = self.demo, None
+            if demo is not None:
+                self.monitor.remove_relays(demo.relays)
+                demo.stop()
+
+    def start_sitl(self, config: SitlConfig) -> str:
+        """Start ArduPilot SITL with its physics, transmitter and relay; ``""`` or a readable error."""
+        with self._relays_lock:
+            if self.sitl is not None:
+                return ""
+            runner = SitlRunner(config, clock=self._clock)
+            error = runner.start()
+            if error:
+                runner.stop()
+                return error
+            self.sitl = runner
+            self.monitor.add_relays(runner.relays)
+        return ""
+
+    @property
+    def transmitter_available(self) -> bool:
+        """Whether a simulated transmitter can be switched (the demo's or SITL's)."""
+        return self.demo is not None or self.sitl is not None
+
+    @property
+    def transmitter_on(self) -> bool:
+        if self.sitl is not None:
+            return self.sitl.transmitter_on
+        return self.demo is not None and self.demo.transmitter_on
+
+    def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str:
+        """Connect to ``device`` (or the embedded demo for ``"demo"``); ``""`` or a readable error.
+
+        Blocking (waits for a heartbeat): the window calls it from a worker thread.
+        """
+        if device == DEMO_DEVICE:
+            error = self.start_demo()
+            if error:
+                return error
+            assert self.demo is not None
+            device = self.demo.device
+        else:
+            self.stop_demo()
+        if self.sitl is not None and device == self.sitl.device:
+            # SITL may be booting or restarting: keep trying until it answers or the time is up.
+            return self.sitl.connect(self.flight_controller, baudrate=baudrate, timeout=timeout)
+        return self.flight_controller.connect(device, baudrate=baudrate, timeout=timeout)
+
+    def disconnect(self) -> None:
+        if self._model is not None:
+            self._model.deactivate()
+        self.flight_controller.disconnect()
+        self.stop_demo()
+
+    def set_transmitter_on(self, on: bool) -> str:
+        if self.sitl is not None:
+            return self.sitl.set_transmitter_on(on)
+        if self.demo is None:
+            return _("The transmitter switch only works with the simulated vehicle.")
+        self.demo.set_transmitter_on(on)
+        return ""
+
+    def close(self) -> None:
+        """Stop everything; safe to call more than once."""
+        try:
+            if self._model is not None:
+                self._model.deactivate()
+        finally:
+            self.flight_controller.disconnect()
+            self.stop_demo()
+            self.stop_sitl()
+            with self._relays_lock:
+                relays, self._bridge_relays = self._bridge_relays, []
+                self.monitor.remove_relays(relays)
+            for relay in relays:
+                relay.stop()
+
+    def stop_sitl(self) -> None:
+        with self._relays_lock:
+            runner, self.sitl = self.sitl, None
+            if runner is not None:
+                self.monitor.remove_relays(runner.relays)
+        if runner is not None:
+            runner.stop()

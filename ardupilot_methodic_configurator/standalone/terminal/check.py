@@ -1,0 +1,263 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided test in the terminal: prompts, keys, the final summary, the report and the exit status.
+
+`TerminalCheck` rides along the terminal loop of `terminal.app`: where the program owns the
+transmitter (the demo, SITL) it lets the model's guide switch it and asks nothing; otherwise it
+prints each step and reads single keys (``o`` "it is off", ``i`` "it is on", ``r`` new test,
+``q`` quit) from a terminal, and never waits for one - with standard input that is not a terminal
+there are no keys at all.  A run that is not a live screen ends once the test has finished.  At
+the end it prints the verdict and a summary, writes ``--report`` and returns the exit status:
+0 only for PASSED, 3 for FAILED, 4 for INCOMPLETE (1 and 2 stay connection and usage errors).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, Any, TextIO
+
+from ... import _
+from ...plugins.rc_receiver_report import write_report
+from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
+from ...plugins.rc_receiver_wording import flight_mode_text, role_label
+from ..options import EXIT_STATUS
+
+KEY_OFF, KEY_ON, KEY_RESET, KEY_QUIT = "o", "i", "r", "q"
+
+
+def exit_status(state: RCReceiverState) -> int:
+    return EXIT_STATUS[state.check.verdict.result.value]
+
+
+# ----------------------------------------------------------------------------- texts
+
+
+def instruction(state: RCReceiverState) -> str:
+    """The step as the terminal asks for it (keys instead of buttons)."""
+    guide = state.check.guide
+    if guide.automatic:
+        texts = {
+            GuideStep.SWITCH_OFF: _("The program switches its transmitter off now."),
+            GuideStep.SWITCH_ON: _("The program switches its transmitter back on now."),
+        }
+    else:
+        texts = {
+            GuideStep.SWITCH_OFF: _("Switch the transmitter off now, then press o (it is off)."),
+            GuideStep.SWITCH_ON: _("Switch the transmitter back on, then press i (it is on)."),
+        }
+    common = {
+        GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
+        GuideStep.MOVE_STICKS: _("Move each stick to both ends."),
+        GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
+        GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
+        GuideStep.DONE: _("Test finished."),
+    }
+    return texts.get(guide.step) or common[guide.step]
+
+
+def verdict_line(state: RCReceiverState) -> str:
+    verdict = state.check.verdict
+    return _("Verdict: {result} - {detail}").format(
+        result=verdict.headline or verdict.result.value, detail=verdict.detail
+    )
+
+
+def format_check_lines(state: RCReceiverState) -> list[str]:
+    """The guided test's lines of the live screen."""
+    check = state.check
+    lines = ["", verdict_line(state), _("Step: {step}").format(step=instruction(state))]
+    roles = [
+        _("CH{number} {role} {range}").format(
+            number=channel.number,
+            role=role_label(channel.role),
+            range=_("moved") if channel.moved else _("not moved"),
+        )
+        for channel in check.channels
+        if channel.role is not None
+    ]
+    if roles:
+        lines.append(", ".join(roles))
+    mode = flight_mode_text(check.flight_mode)
+    if mode:
+        lines.append(mode)
+    if state.failsafe.value == "active":
+        lines.append(_("RC failsafe: the channels show the last values held, not live input."))
+    lines.extend(_("finding: {text}").format(text=finding.message) for finding in check.findings)
+    return lines
+
+
+def describe_check_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
+    """Event lines for the log: a new step, a new verdict, a new finding, a radio message."""
+    before = previous.check if previous is not None else None
+    check = state.check
+    events: list[str] = []
+    if before is None or check.guide.step is not before.guide.step:
+        events.append(_("Step: {step}").format(step=instruction(state)))
+    if before is None or check.verdict.result is not before.verdict.result:
+        events.append(verdict_line(state))
+    old = set() if before is None else {finding.code + str(finding.parameter) for finding in before.findings}
+    for finding in check.findings:
+        if finding.code + str(finding.parameter) not in old:
+            events.append(
+                _("Finding ({severity}): {text}").format(
+                    severity=finding.severity.value, text=finding.message
+                )
+            )
+    last = before.radio_messages[-1].at if before is not None and before.radio_messages else None
+    for message in check.radio_messages:
+        if last is None or message.at > last:
+            events.append(_("Flight controller: {text}").format(text=message.text))
+    return events
+
+
+def format_summary(state: RCReceiverState) -> list[str]:
+    """The summary printed when the run ends."""
+    check = state.check
+    verdict = check.verdict
+    lines = ["", "=" * 60, verdict_line(state)]
+    if verdict.failsafe_latency_s is not None:
+        lines.append(
+            _("RC failsafe {latency:.1f} s after the transmitter went off.").format(
+                latency=verdict.failsafe_latency_s
+            )
+        )
+    sticks = [channel for channel in check.channels if channel.is_stick]
+    if sticks:
+        lines.append(
+            _("Sticks: {sticks}").format(
+                sticks=", ".join(
+                    _("CH{number} {role} {state}").format(
+                        number=channel.number,
+                        role=role_label(channel.role),
+                        state=_("moved") if channel.moved else _("not moved"),
+                    )
+                    for channel in sticks
+                )
+            )
+        )
+    for finding in check.findings:
+        if finding.severity is not Severity.INFO:
+            lines.append(
+                _("{severity}: {message} {action}").format(
+                    severity=finding.severity.value, message=finding.message, action=finding.action
+                )
+            )
+    lines.append("=" * 60)
+    return lines
+
+
+# ----------------------------------------------------------------------------- keys
+
+
+class KeyReader:
+    """Single keys from a terminal without waiting; nothing at all when stdin is not a terminal."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self._stream = stream if stream is not None else sys.stdin
+        self._saved: Any = None
+
+    @property
+    def enabled(self) -> bool:
+        try:
+            return os.name == "posix" and self._stream.isatty()
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[KeyReader]:
+        """Unbuffered key presses while inside; the terminal is restored on the way out."""
+        if not self.enabled:
+            yield self
+            return
+        import termios  # noqa: PLC0415 - POSIX only
+        import tty  # noqa: PLC0415
+
+        descriptor = self._stream.fileno()
+        saved = termios.tcgetattr(descriptor)
+        tty.setcbreak(descriptor)
+        try:
+            yield self
+        finally:
+            termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
+
+    def keys(self) -> str:
+        """The keys pressed since the last call (possibly none); never blocks."""
+        if not self.enabled:
+            return ""
+        pressed = ""
+        while select.select([self._stream], [], [], 0)[0]:
+            character = os.read(self._stream.fileno(), 1).decode(errors="replace")
+            if not character:
+                break
+            pressed += character
+        return pressed.lower()
+
+
+class TerminalCheck:
+    """The guided test's part of one terminal run; see the module docstring."""
+
+    def __init__(
+        self,
+        session: Any,
+        out: TextIO,
+        *,
+        live: bool,
+        program_switches: bool,
+        keys: Callable[[], str] | None = None,
+        report: str | None = None,
+    ) -> None:
+        self._session = session
+        self._out = out
+        self._live = live
+        self._keys = keys
+        self._report = report
+        self.quit = False
+        self._cleanup = contextlib.ExitStack()
+        if program_switches:
+            session.model.set_transmitter_switch(session.set_transmitter_on)
+        elif keys is None:
+            # A person switches the transmitter: take their keys, if there is a terminal to type in.
+            reader = KeyReader()
+            if reader.enabled:
+                self._cleanup.enter_context(reader.active())
+                self._keys = reader.keys
+
+    def close(self) -> None:
+        """Give the terminal back its line mode."""
+        self._cleanup.close()
+
+    def tick(self, state: RCReceiverState) -> bool:
+        """Handle keys; True when the run should end (finished, or the user quit)."""
+        for key in self._keys() if self._keys is not None else "":
+            model = self._session.model
+            if key == KEY_OFF:
+                model.confirm_transmitter(False)
+            elif key == KEY_ON:
+                model.confirm_transmitter(True)
+            elif key == KEY_RESET:
+                model.reset_test()
+            elif key == KEY_QUIT:
+                self.quit = True
+        finished = state.check.guide.step is GuideStep.DONE and not self._live
+        return finished or self.quit
+
+    def finish(self, state: RCReceiverState) -> int:
+        """Print the summary, write the report; returns the exit status."""
+        for line in format_summary(state):
+            self._out.write(line + "\n")
+        if self._report:
+            try:
+                json_path, markdown_path = write_report(state, self._report)
+            except OSError as error:
+                self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
+            else:
+                self._out.write(
+                    _("Report written: {json} and {markdown}").format(json=json_path, markdown=markdown_path)
+                    + "\n"
+                )
+        self._out.flush()
+        return exit_status(state)

@@ -1,0 +1,255 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The window's part of running SITL: its console under the receiver step, and restart following.
+
+``SitlConsolePanel`` shows what SITL prints (and the runner's own notes, in another colour) in a
+read-only text box bounded to ``MAX_SHOWN_LINES``, appending only the lines it has not shown yet,
+with a one-line summary of the runner above it.  ``WindowLinkFollower`` watches the window's link
+and, when SITL restarts, reconnects through the window's own connect path (which pauses the
+plugin while the link is swapped), retrying while SITL boots, and says what happened.  Both tick
+on one ``TickTimer`` so nothing outlives the window.
+"""
+
+from __future__ import annotations
+
+import time
+import tkinter as tk
+from collections.abc import Callable
+from tkinter import ttk
+from typing import Protocol
+
+from ... import _
+from ...demo.sitl_rc_input import FailsafeMode
+from ...plugins.rc_receiver_tk_widgets import TickTimer
+from ...sitl.config import SitlStatus, state_text
+from ...sitl.runner import SitlRunner
+from ..link_follower import RestartWatch
+from ..session import CheckSession
+from .connection_bar import ConnectionState
+
+TICK_MS = 250
+MAX_SHOWN_LINES = 1000
+CONSOLE_HEIGHT_LINES = 8
+RETRY_S = 2.0
+COLOUR_NOTE = "#1f5fa8"
+
+
+def format_sitl_status(runner: SitlRunner, status: SitlStatus) -> str:
+    """The panel's summary line."""
+    if status.pid is not None:
+        state = _("running (process {pid})").format(pid=status.pid)
+    elif status.last_exit:
+        state = _("{state} ({reason})").format(state=state_text(status.state), reason=status.last_exit)
+    else:
+        state = state_text(status.state)
+    if status.reads_json_rc is None:
+        json_rc = _("JSON rc: not known yet")
+    elif status.reads_json_rc:
+        json_rc = _("JSON rc: read by this build")
+    else:
+        json_rc = _("JSON rc: ignored by this build")
+    mode = (
+        _("no pulses (SIM_RC_FAIL)")
+        if runner.config.failsafe_mode is FailsafeMode.NO_PULSES
+        else _("low throttle")
+    )
+    parts = [
+        _("SITL instance {instance}: {state}").format(instance=runner.config.instance, state=state),
+        _("restarts: {count}").format(count=status.restarts),
+        _("RC input UDP {port}").format(port=runner.ports.rc_input),
+        json_rc,
+        _("transmitter off means: {mode}").format(mode=mode),
+    ]
+    return " · ".join(parts)
+
+
+class SitlConsolePanel(ttk.LabelFrame):
+    """SITL's console output and the runner's summary; call ``refresh()`` to show new lines."""
+
+    def __init__(self, parent: tk.Misc, runner: SitlRunner) -> None:
+        super().__init__(parent, text=_("ArduPilot SITL console"))
+        self._runner = runner
+        self._cursor = 0
+        self._shown = 0
+        self.status_label = ttk.Label(self, text="", anchor=tk.W)
+        self.status_label.pack(fill=tk.X, padx=6, pady=(2, 2))
+        frame = ttk.Frame(self)
+        frame.pack(fill=tk.BOTH, expand=True, padx=6, pady=(0, 6))
+        self.text = tk.Text(frame, height=CONSOLE_HEIGHT_LINES, wrap=tk.NONE, font="TkFixedFont")
+        scrollbar = ttk.Scrollbar(frame, orient=tk.VERTICAL, command=self.text.yview)
+        self.text.configure(yscrollcommand=scrollbar.set, state=tk.DISABLED)
+        self.text.tag_configure("note", foreground=COLOUR_NOTE)
+        scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
+        self.text.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
+
+    def text_content(self) -> str:
+        return str(self.text.get("1.0", "end-1c"))
+
+    def refresh(self) -> None:
+        status_text = format_sitl_status(self._runner, self._runner.status())
+        if self.status_label.cget("text") != status_text:
+            self.status_label.configure(text=status_text)
+        lines, self._cursor = self._runner.console.since(self._cursor)
+        if not lines:
+            return
+        # Follow the end only if the person has not scrolled up to read something.
+        at_end = self.text.yview()[1] >= 0.999
+        self.text.configure(state=tk.NORMAL)
+        for line in lines:
+            self.text.insert(tk.END, line.text + "\n", () if line.from_sitl else ("note",))
+        self._shown += len(lines)
+        excess = self._shown - MAX_SHOWN_LINES
+        if excess > 0:
+            self.text.delete("1.0", f"{excess + 1}.0")
+            self._shown -= excess
+        self.text.configure(state=tk.DISABLED)
+        if at_end:
+            self.text.see(tk.END)
+
+
+class _ConnectionBarLike(Protocol):
+    @property
+    def connection_state(self) -> ConnectionState: ...
+
+    @property
+    def status_text(self) -> str: ...
+
+    def show_status(self, text: str, *, error: bool = False, ok: bool = False) -> None: ...
+
+
+class _WindowLike(Protocol):
+    @property
+    def session(self) -> CheckSession: ...
+
+    @property
+    def connection_bar(self) -> _ConnectionBarLike: ...
+
+    @property
+    def is_connecting(self) -> bool: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    def connect(self, device: str, baudrate: int = ...) -> None: ...
+
+
+class WindowLinkFollower:
+    """Reconnects the window when its TCP link is lost or the runner restarted SITL.
+
+    It follows whichever device the window is connected to.  A reconnect it started is retried
+    every ``retry_s`` while it fails, until it succeeds or the person takes over (connects
+    elsewhere or presses Disconnect, which changes the status line).
+    """
+
+    def __init__(
+        self,
+        window: _WindowLike,
+        *,
+        baudrate: int,
+        retry_s: float = RETRY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._window = window
+        self._device = ""
+        self._baudrate = baudrate
+        self._watch = RestartWatch(window.session.flight_controller, "")
+        self._retry_s = retry_s
+        self._clock = clock
+        self._pending = False
+        self._failed_status: str | None = None
+        self._retry_at = 0.0
+        self._reason = ""
+
+    @property
+    def reconnecting(self) -> bool:
+        return self._pending
+
+    @property
+    def device(self) -> str:
+        """The device being followed ("" before the first connection)."""
+        return self._device
+
+    def tick(self) -> None:
+        window = self._window
+        if window.closed or window.is_connecting:
+            return
+        link = window.session.flight_controller
+        if self._pending:
+            self._follow_attempt(link.is_connected and link.device == self._device)
+            return
+        if link.is_connected and link.device and link.device != self._device:
+            self._follow(link.device)
+        reason = self._watch.reason()
+        if reason is not None:
+            self._pending = True
+            self._reason = reason
+            self._start_attempt()
+
+    def _follow(self, device: str) -> None:
+        runner = self._window.session.sitl
+        generation = (lambda: runner.generation) if runner is not None and device == runner.device else None
+        self._device = device
+        self._watch = RestartWatch(self._window.session.flight_controller, device, generation=generation)
+
+    def _start_attempt(self) -> None:
+        self._failed_status = None
+        self._window.connect(self._device, self._baudrate)
+        self._window.connection_bar.show_status(
+            _("{reason} Reconnecting to {device}…").format(reason=self._reason, device=self._device)
+        )
+
+    def _follow_attempt(self, connected: bool) -> None:
+        bar = self._window.connection_bar
+        if connected:
+            self._pending = False
+            self._watch.connected()
+            bar.show_status(
+                _("{reason} Reconnected to {device}: a fresh test started.").format(
+                    reason=self._reason, device=self._device
+                ),
+                ok=True,
+            )
+            return
+        if bar.connection_state is not ConnectionState.DISCONNECTED:
+            return
+        if self._failed_status is None:
+            self._failed_status = bar.status_text
+            self._retry_at = self._clock() + self._retry_s
+            return
+        if bar.status_text != self._failed_status:
+            self._pending = False  # the person pressed Disconnect or connected elsewhere
+            return
+        if self._clock() >= self._retry_at:
+            self._start_attempt()
+
+
+class SitlWindowSupport:
+    """Adds the SITL console and restart following to a window; ``close()`` stops its timer."""
+
+    def __init__(
+        self,
+        root: tk.Misc,
+        window: _WindowLike,
+        *,
+        baudrate: int,
+        before: tk.Misc | None = None,
+    ) -> None:
+        runner = window.session.sitl
+        self.panel: SitlConsolePanel | None = None
+        if runner is not None:
+            self.panel = SitlConsolePanel(root, runner)
+            pack_options: dict[str, object] = {"side": tk.BOTTOM, "fill": tk.X, "padx": 8, "pady": (0, 8)}
+            if before is not None:
+                pack_options["before"] = before
+            self.panel.pack(**pack_options)  # type: ignore[arg-type]
+        self.follower = WindowLinkFollower(window, baudrate=baudrate)
+        self._timer = TickTimer(root, TICK_MS, self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        if self.panel is not None:
+            self.panel.refresh()
+        self.follower.tick()
+
+    def close(self) -> None:
+        self._timer.close()

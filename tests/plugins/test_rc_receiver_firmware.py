@@ -1,0 +1,200 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Pure rules of the guided test: vehicle families, parameter names, mode slots, radio texts."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+
+from amc_rc_receiver.plugins.rc_receiver_evidence import (
+    ChannelSpans,
+    RadioTimeline,
+    channel_roles,
+    decoded_protocol,
+    firmware_banner,
+    is_radio_message,
+)
+from amc_rc_receiver.plugins.rc_receiver_firmware import (
+    VehicleFamily,
+    enabled_protocols,
+    family_from_mav_type,
+    family_from_name,
+    mode_channel,
+    mode_name,
+    mode_slot,
+    protocol_enabled,
+    stick_channels,
+    wanted_parameters,
+)
+
+
+@pytest.mark.parametrize(
+    ("mav_type", "family"),
+    [
+        (mavlink2.MAV_TYPE_QUADROTOR, VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_HEXAROTOR, VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_HELICOPTER, VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_FIXED_WING, VehicleFamily.PLANE),
+        (mavlink2.MAV_TYPE_VTOL_TILTROTOR, VehicleFamily.PLANE),
+        (mavlink2.MAV_TYPE_GROUND_ROVER, VehicleFamily.ROVER),
+        (mavlink2.MAV_TYPE_SURFACE_BOAT, VehicleFamily.ROVER),
+        (mavlink2.MAV_TYPE_SUBMARINE, VehicleFamily.UNKNOWN),
+    ],
+)
+def test_the_heartbeat_type_names_the_firmware_family(mav_type: int, family: VehicleFamily) -> None:
+    """GIVEN a HEARTBEAT type WHEN classified THEN the family whose parameter names apply."""
+    assert family_from_mav_type(mav_type) is family
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("ArduCopter", VehicleFamily.COPTER),
+        ("Heli", VehicleFamily.HELI),
+        ("ArduPlane", VehicleFamily.PLANE),
+        ("Rover", VehicleFamily.ROVER),
+        ("AP_Periph", VehicleFamily.UNKNOWN),
+        (None, VehicleFamily.UNKNOWN),
+    ],
+)
+def test_the_methodic_configurators_vehicle_names_are_understood(name: object, family: VehicleFamily) -> None:
+    """GIVEN 5.0.1's vehicle_type string WHEN read THEN the same families as from the HEARTBEAT."""
+    assert family_from_name(name) is family
+
+
+def test_each_family_asks_for_its_own_failsafe_and_mode_parameters() -> None:
+    """
+    GIVEN Copter, Plane and Rover
+    WHEN the wanted parameters are listed
+    THEN Copter has FS_THR_ENABLE/FLTMODE_CH, Plane THR_FAILSAFE/THR_FS_VALUE/FS_SHORT_TIMEOUT,
+         Rover FS_THR_ENABLE/MODE_CH/MODE1..6; all share RC_*, RSSI_TYPE and RCMAP_*
+    """
+    copter = wanted_parameters(VehicleFamily.COPTER, {})
+    plane = wanted_parameters(VehicleFamily.PLANE, {})
+    rover = wanted_parameters(VehicleFamily.ROVER, {"RCMAP_THROTTLE": 2.0})
+    assert {"FS_THR_ENABLE", "FS_THR_VALUE", "FLTMODE_CH", "FLTMODE6", "RC_FS_TIMEOUT"} <= set(copter)
+    assert {"THR_FAILSAFE", "THR_FS_VALUE", "FS_SHORT_TIMEOUT", "FLTMODE_CH"} <= set(plane)
+    assert "FS_THR_ENABLE" not in plane
+    assert {"FS_THR_ENABLE", "MODE_CH", "MODE1", "MODE6", "RC2_MIN"} <= set(rover)
+    assert "FLTMODE_CH" not in rover
+    for names in (copter, plane, rover):
+        assert {"RC_OPTIONS", "RC_PROTOCOLS", "RC_OVERRIDE_TIME", "RSSI_TYPE", "RCMAP_YAW"} <= set(names)
+
+
+@pytest.mark.parametrize(
+    ("pwm", "slot"),
+    [
+        (None, None),
+        (800, None),
+        (801, 1),
+        (1230, 1),
+        (1231, 2),
+        (1360, 2),
+        (1361, 3),
+        (1490, 3),
+        (1491, 4),
+        (1620, 4),
+        (1621, 5),
+        (1749, 5),
+        (1750, 6),
+        (2199, 6),
+        (2200, None),
+    ],
+)
+def test_the_flight_mode_slot_follows_ardupilots_six_position_switch(
+    pwm: int | None, slot: int | None
+) -> None:
+    """GIVEN a mode-channel PWM WHEN the slot is computed THEN ArduPilot's boundaries apply."""
+    assert mode_slot(pwm) == slot
+
+
+@given(st.integers(min_value=801, max_value=2199))
+def test_every_valid_pwm_selects_one_of_six_slots(pwm: int) -> None:
+    """GIVEN any PWM strictly inside 800..2200 WHEN classified THEN a slot 1..6, monotonic in PWM."""
+    slot = mode_slot(pwm)
+    assert slot is not None
+    assert 1 <= slot <= 6
+    assert (mode_slot(pwm + 1) or 6) >= slot
+
+
+def test_mode_numbers_are_named_per_vehicle() -> None:
+    """GIVEN mode number 5 WHEN named THEN LOITER on Copter and Heli, FBWA on Plane, LOITER on Rover."""
+    assert mode_name(VehicleFamily.COPTER, 5) == "LOITER"
+    assert mode_name(VehicleFamily.HELI, 5) == "LOITER"
+    assert mode_name(VehicleFamily.PLANE, 5) == "FBWA"
+    assert mode_name(VehicleFamily.ROVER, 5) == "LOITER"
+    assert mode_name(VehicleFamily.UNKNOWN, 5) is None
+
+
+def test_roles_follow_rcmap_and_the_mode_channel_with_rovers_steering() -> None:
+    """
+    GIVEN RCMAP with roll and throttle swapped, and Rover's MODE_CH default 8
+    WHEN roles are assigned
+    THEN Copter's CH3 is roll and CH1 throttle; Rover steers with RCMAP_ROLL and its mode channel is 8
+    """
+    swapped = {"RCMAP_ROLL": 3.0, "RCMAP_THROTTLE": 1.0}
+    assert channel_roles(VehicleFamily.COPTER, swapped)[3] == "roll"
+    assert channel_roles(VehicleFamily.COPTER, swapped)[1] == "throttle"
+    rover = channel_roles(VehicleFamily.ROVER, {})
+    assert rover == {1: "steering", 3: "throttle", 8: "flight_mode"}
+    assert set(stick_channels(VehicleFamily.ROVER, {})) == {1, 3}
+    assert mode_channel(VehicleFamily.COPTER, {"FLTMODE_CH": 0.0}) is None
+
+
+def test_held_values_during_failsafe_never_count_as_movement() -> None:
+    """
+    GIVEN a channel that reads 1100 µs live and 1900 µs while RC failsafe holds values
+    WHEN its span is computed
+    THEN it has not moved; it moves once live input covers 400 µs
+    """
+    spans = ChannelSpans()
+    spans.observe(8, [1100] * 8, live=True)
+    spans.observe(8, [1900] * 8, live=False)
+    assert not spans.evidence({1: "roll"})[0].moved
+    spans.observe(8, [1500] * 8, live=True)
+    assert spans.evidence({1: "roll"})[0].moved
+
+
+@pytest.mark.parametrize(
+    ("text", "radio"),
+    [
+        ("Radio Failsafe - Disarming", True),
+        ("Radio Failsafe Cleared", True),
+        ("RC Short Failsafe On", True),
+        ("PreArm: Throttle below failsafe", True),
+        ("PreArm: RC not calibrated", True),
+        ("RCInput: decoding CRSF", True),
+        ("PreArm: Check FS_THR_VALUE", True),
+        ("Battery 1 is low 10.2V used 0 mAh", False),
+        ("GCS Failsafe", False),
+        ("Param write denied (RC_OPTIONS)", False),
+    ],
+)
+def test_only_radio_statustext_is_evidence(text: str, radio: bool) -> None:
+    """GIVEN a STATUSTEXT WHEN filtered THEN radio-related texts are kept and others are not."""
+    assert is_radio_message(text) is radio
+
+
+def test_protocol_and_firmware_are_recognised_and_the_banner_outlives_a_flood_of_messages() -> None:
+    """GIVEN a banner then 100 radio messages WHEN kept THEN the newest one, the protocol and the firmware."""
+    assert decoded_protocol("RCInput: decoding SBUS") == "SBUS"
+    assert firmware_banner("ArduCopter V4.6.0 (c0d4e55c)") == "ArduCopter V4.6.0"
+    timeline = RadioTimeline()
+    timeline.observe("ArduPlane V4.5.7 (abc)", 6, 0.0)
+    for index in range(100):
+        timeline.observe(f"Radio Failsafe {index}", 4, float(index))
+    assert timeline.messages[-1].text == "Radio Failsafe 99"
+    assert timeline.firmware == "ArduPlane V4.5.7"
+
+
+def test_rc_protocols_bits_follow_ardupilot() -> None:
+    """GIVEN RC_PROTOCOLS masks WHEN decoded THEN bit 0 is all, bit n+1 protocol n, SBUS_NI counts as SBUS."""
+    assert protocol_enabled(1, "CRSF") is True
+    assert protocol_enabled(1 << 9, "CRSF") is True
+    assert protocol_enabled(1 << 9, "SBUS") is False
+    assert protocol_enabled(1 << 4, "SBUS") is True
+    assert protocol_enabled(1 << 9, "Nonsense") is None
+    assert enabled_protocols((1 << 3) | (1 << 9)) == ("SBUS", "CRSF")

@@ -1,0 +1,81 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""SITL's console log, bounded and read by cursor, and the "JSON received:" block.
+
+That block says whether a build reads the JSON rc object.
+"""
+
+from __future__ import annotations
+
+from amc_rc_receiver.sitl.console import ConsoleLog, JsonKeysWatch
+
+# As printed by the ArduCopter SITL of July 2025 for the back end's replies, which carry rc_1..rc_8:
+# the build has no rc key, so it does not list them.
+BLOCK_WITHOUT_RC = [
+    "Home: -35.363261 149.165230 alt=584.000000m hdg=353.000000",
+    "",
+    "JSON received:",
+    "\ttimestamp",
+    "\timu: gyro",
+    "\timu: accel_body",
+    "\tposition",
+    "\tattitude",
+    "\tvelocity",
+    "",
+    "bind port 5762 for SERIAL1",
+]
+# The form SIM_JSON.cpp prints for a build whose keytable has the rc section.
+BLOCK_WITH_RC = ["", "JSON received:", "\ttimestamp", "\timu: gyro", "\trc: rc_1", "\trc: rc_2", ""]
+
+
+def test_lines_are_read_once_each_by_cursor() -> None:
+    """GIVEN lines logged WHEN a view reads since its cursor twice THEN each line comes exactly once."""
+    log = ConsoleLog()
+    log.append("one")
+    log.append("note", from_sitl=False)
+    lines, cursor = log.since(0)
+    assert [(line.text, line.from_sitl) for line in lines] == [("one", True), ("note", False)]
+    log.append("two")
+    lines, cursor = log.since(cursor)
+    assert [line.text for line in lines] == ["two"]
+    assert log.since(cursor) == ([], cursor)
+
+
+def test_the_log_keeps_only_the_newest_lines_and_cuts_long_ones() -> None:
+    """GIVEN a chatty SITL WHEN more lines than the bound arrive THEN only the newest are kept,
+    a slow reader skips the lost ones, and an overlong line is cut with an ellipsis."""
+    log = ConsoleLog(3, max_line_chars=10)
+    for number in range(10):
+        log.append(f"line {number}")
+    lines, cursor = log.since(0)
+    assert [line.text for line in lines] == ["line 7", "line 8", "line 9"]
+    assert cursor == 10
+    log.append("x" * 50)
+    assert log.tail(1)[0].text == "x" * 9 + "…"
+    assert [line.number for line in log.tail(2)] == [9, 10]
+
+
+def test_a_build_without_the_json_rc_key_is_recognised_from_its_console() -> None:
+    """GIVEN SITL's block listing the keys it parsed, without rc WHEN read THEN it does not read rc."""
+    watch = JsonKeysWatch()
+    completed = [watch.feed(line) for line in BLOCK_WITHOUT_RC]
+    assert completed.count(True) == 1
+    assert watch.reads_rc is False
+    assert watch.last_keys == (
+        "timestamp",
+        "imu: gyro",
+        "imu: accel_body",
+        "position",
+        "attitude",
+        "velocity",
+    )
+
+
+def test_a_build_that_lists_rc_keys_reads_rc_and_stays_known_to() -> None:
+    """GIVEN a block listing rc keys WHEN a later block lacks them (transmitter off, no rc sent)
+    THEN the build is still known to read rc."""
+    watch = JsonKeysWatch()
+    assert watch.reads_rc is None
+    for line in BLOCK_WITH_RC + BLOCK_WITHOUT_RC:
+        watch.feed(line)
+    assert watch.reads_rc is True

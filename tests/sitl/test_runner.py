@@ -1,0 +1,244 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The simulator runner's process handling, with a stand-in for SITL where SITL cannot be made to misbehave.
+
+The stand-in reproduces two behaviours observed on the real ArduCopter SITL of July 2025: it
+prints its "JSON received:" block (without rc keys), and it ignores SIGTERM, as SITL does once
+stalled waiting for physics.  Everything else (ports, RC, failsafe) is tested against real SITL
+in tests/e2e/test_sitl.py.  Each test uses its own instance number (30 and up, moved by 100 where
+another run holds its ports) so its relay port never collides with another test's.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
+from amc_rc_receiver.sitl.config import SitlConfig, SitlPorts, SitlState, describe_exit
+from amc_rc_receiver.sitl.runner import SitlRunner
+from tests.support.sitl import free_instance, process_gone
+from tests.support.udp import wait_for
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc")
+
+DEADLINE_S = 30.0
+STAND_IN = """\
+#!{python}
+import signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SITL stalled waiting for physics ignores SIGTERM
+print("Starting SITL: JSON", flush=True)
+print("", flush=True)
+print("JSON received:", flush=True)
+for key in ("timestamp", "imu: gyro", "imu: accel_body", "position", "attitude", "velocity"):
+    print("\\t" + key, flush=True)
+print("", flush=True)
+if "{exit_at_once}" == "yes":
+    sys.exit(3)
+while True:
+    time.sleep(0.1)
+"""
+
+
+def stand_in(folder: Path, *, exit_at_once: bool = False) -> Path:
+    path = folder / "arducopter"
+    path.write_text(
+        STAND_IN.format(python=sys.executable, exit_at_once="yes" if exit_at_once else "no"), encoding="utf-8"
+    )
+    path.chmod(0o755)
+    return path
+
+
+def test_every_port_moves_by_ten_per_instance() -> None:
+    """GIVEN instance 3 WHEN its ports are computed THEN each SITL default port is 30 higher."""
+    ports = SitlPorts(3)
+    assert (ports.mavlink, ports.control, ports.rc_input, ports.json) == (5790, 5792, 5531, 9032)
+
+
+def test_sitl_is_started_with_json_physics_no_client_wait_and_absolute_paths(tmp_path: Path) -> None:
+    """GIVEN a SITL program and defaults file WHEN the command is built THEN it asks for JSON physics
+    on the loopback, boots without waiting for a client, wipes old parameters and names absolute paths
+    (SITL runs in a temporary folder)."""
+    binary = stand_in(tmp_path)
+    defaults = tmp_path / "copter.parm"
+    defaults.write_text("FS_THR_ENABLE 1\n", encoding="utf-8")
+    command = SitlConfig(binary, defaults=(defaults,), instance=4).command()
+    assert command[0] == str(binary.resolve())
+    assert command[command.index("--model") + 1] == "JSON:127.0.0.1"
+    assert command[command.index("--instance") + 1] == "4"
+    assert command[command.index("--serial0") + 1] == "tcp:0"
+    assert "--wipe" in command
+    assert command[command.index("--defaults") + 1] == str(defaults.resolve())
+
+
+def test_a_configuration_that_cannot_run_says_why(tmp_path: Path) -> None:
+    """GIVEN a missing program, a file that is not executable, a missing defaults file or an
+    impossible instance WHEN checked THEN each gets its own sentence and nothing starts."""
+    missing = tmp_path / "nothing"
+    text_file = tmp_path / "readme.txt"
+    text_file.write_text("not a program", encoding="utf-8")
+    binary = stand_in(tmp_path)
+    assert "No SITL program" in SitlConfig(missing).problem()
+    assert "not executable" in SitlConfig(text_file).problem()
+    assert "defaults file" in SitlConfig(binary, defaults=(missing,)).problem()
+    assert "instance" in SitlConfig(binary, instance=-1).problem()
+    assert "instance" in SitlConfig(binary, instance=256).problem()  # SITL would take it as 0
+    assert SitlConfig(binary).problem() == ""
+    runner = SitlRunner(SitlConfig(missing, instance=free_instance(30)))
+    assert "No SITL program" in runner.start()
+    runner.stop()
+    assert runner.status().state is SitlState.STOPPED
+
+
+def test_exit_is_described_by_signal_name_or_code() -> None:
+    """GIVEN a return code WHEN described THEN a signal is named and an exit code is given."""
+    assert describe_exit(-9) == "killed by SIGKILL"
+    assert describe_exit(1) == "exit code 1"
+
+
+def test_a_sitl_that_ignores_sigterm_is_killed_and_nothing_is_left(tmp_path: Path) -> None:
+    """GIVEN a running SITL that ignores SIGTERM (stalled waiting for physics)
+    WHEN the runner stops THEN SITL gets SIGKILL after the grace period, its working folder is
+    removed, and its console (with the runner's notes) stays readable."""
+    runner = SitlRunner(SitlConfig(stand_in(tmp_path), instance=free_instance(31)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.status().reads_json_rc is False, "the JSON keys block", DEADLINE_S)
+        pid = runner.process_id
+        assert pid is not None
+        workdir = Path(f"/proc/{pid}/cwd").resolve()
+        assert workdir.name.startswith("amc-rc-receiver-sitl")
+    finally:
+        runner.stop()
+    assert process_gone(pid)
+    assert not workdir.exists()
+    texts = [line.text for line in runner.console.tail(100)]
+    assert "Starting SITL: JSON" in texts
+    assert any("ignores JSON rc" in text for text in texts)
+    assert "SITL did not end within 3 s of SIGTERM; it was killed." in texts
+    runner.stop()  # idempotent
+
+
+def test_a_killed_sitl_is_started_again_with_a_new_generation(tmp_path: Path) -> None:
+    """GIVEN a running SITL WHEN it is killed (as a crash or a person would) THEN the runner says
+    so and starts it again, and the generation the check follows moves on."""
+    runner = SitlRunner(SitlConfig(stand_in(tmp_path), instance=free_instance(32)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "SITL to start", DEADLINE_S)
+        first = runner.kill_sitl()
+        assert first is not None
+        wait_for(lambda: runner.generation == 2 and runner.process_id is not None, "the restart", DEADLINE_S)
+        assert runner.process_id != first
+        assert process_gone(first)
+        texts = [line.text for line in runner.console.tail(100)]
+        assert "SITL stopped (killed by SIGKILL); restarting it." in texts
+        assert runner.status().restarts == 1
+    finally:
+        runner.stop()
+
+
+def test_no_rc_pulses_reach_a_sitl_that_has_not_finished_booting(tmp_path: Path) -> None:
+    """GIVEN a SITL that never reports the end of its boot (a stand-in without MAVLink)
+    WHEN the runner runs it with the transmitter on for a while
+    THEN nothing arrives on SITL's RC-input port and the transmitter gives no pulses: sticks that
+    reached a booting ArduCopter with the throttle up would start its ESC calibration."""
+    config = SitlConfig(stand_in(tmp_path), instance=free_instance(37))
+    rc_port = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    rc_port.bind(("127.0.0.1", config.ports.rc_input))
+    rc_port.settimeout(1.0)
+    runner = SitlRunner(config)
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "SITL to start", DEADLINE_S)
+        assert runner.transmitter.on
+        with pytest.raises(TimeoutError):
+            rc_port.recvfrom(100)
+        assert runner.transmitter.channels(4.5) is None
+    finally:
+        runner.stop()
+        rc_port.close()
+
+
+def test_a_sitl_that_exits_at_once_is_not_restarted_in_a_loop(tmp_path: Path) -> None:
+    """GIVEN a SITL that exits right after starting WHEN it exits THEN the runner gives up, says
+    why, and the check's connect reports that SITL is not running instead of waiting."""
+    runner = SitlRunner(SitlConfig(stand_in(tmp_path, exit_at_once=True), instance=free_instance(33)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.status().state is SitlState.EXITED, "SITL to exit", DEADLINE_S)
+        assert runner.generation == 1
+        assert any("not restarting it" in line.text for line in runner.console.tail(20))
+
+        class NeverAnswers:
+            def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str:
+                return f"Could not open {device}: refused."
+
+        error = runner.connect(NeverAnswers(), timeout=60.0)
+        assert "not running" in error
+        assert "exit code 3" in error
+    finally:
+        runner.stop()
+
+
+def test_sitl_dies_with_the_check_even_when_the_check_is_killed(tmp_path: Path) -> None:
+    """GIVEN a check process running SITL WHEN the check is killed with SIGKILL (no clean-up runs)
+    THEN SITL does not outlive it (a stalled SITL would otherwise wait for physics for ever)."""
+    binary = stand_in(tmp_path)
+    program = textwrap.dedent(
+        f"""
+        import sys, time
+        from pathlib import Path
+        from amc_rc_receiver.sitl.config import SitlConfig
+        from amc_rc_receiver.sitl.runner import SitlRunner
+        runner = SitlRunner(SitlConfig(Path({str(binary)!r}), instance={free_instance(34)}))
+        assert runner.start() == ""
+        while runner.process_id is None:
+            time.sleep(0.05)
+        print(runner.process_id, flush=True)
+        time.sleep(60)
+        """
+    )
+    check = subprocess.Popen(
+        [sys.executable, "-c", program], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert check.stdout is not None
+        sitl_pid = int(check.stdout.readline())
+        assert not process_gone(sitl_pid)
+        os.kill(check.pid, signal.SIGKILL)
+        check.wait(DEADLINE_S)
+        wait_for(lambda: process_gone(sitl_pid), "SITL to end with its parent", DEADLINE_S)
+    finally:
+        if check.poll() is None:
+            os.killpg(check.pid, signal.SIGKILL)
+            check.wait(DEADLINE_S)
+        if check.stdout is not None:
+            check.stdout.close()
+
+
+def test_the_failsafe_mode_decides_what_switching_off_does(tmp_path: Path) -> None:
+    """GIVEN the two failsafe modes WHEN the transmitter is switched off THEN no-pulses asks the
+    control link for SIM_RC_FAIL=1 and low-throttle leaves SIM_RC_FAIL alone."""
+    for instance, mode, wanted in ((35, FailsafeMode.NO_PULSES, 1), (36, FailsafeMode.LOW_THROTTLE, None)):
+        runner = SitlRunner(
+            SitlConfig(stand_in(tmp_path), instance=free_instance(instance), failsafe_mode=mode)
+        )
+        assert runner.start() == ""
+        try:
+            runner.set_transmitter_on(False)
+            control = runner.control
+            assert control is not None
+            assert control.wanted_rc_fail == wanted
+            assert runner.transmitter_on is False
+            runner.set_transmitter_on(True)
+            assert control.wanted_rc_fail == (0 if wanted is not None else None)
+        finally:
+            runner.stop()

@@ -1,0 +1,164 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""CheckSession wiring: user bridges, the demo switch and teardown, on real UDP sockets."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+from amc_rc_receiver.demo.system import DEMO_RELAY_NAME
+from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
+from amc_rc_receiver.sim_bridge.relay import UdpRelay
+from amc_rc_receiver.sim_bridge.snapshot import FrameField
+from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
+from amc_rc_receiver.standalone.session import CheckSession
+from tests.support.udp import DEADLINE_S, udp_socket, wait_for
+
+
+def test_a_user_bridge_relays_and_is_monitored() -> None:
+    """GIVEN a session with an ardupilot-json bridge to a local target
+    WHEN a servo packet is sent to the bridge's listen port
+    THEN the target receives it and the monitor counts it on that link with no decode error."""
+    target = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    target.bind(("127.0.0.1", 0))
+    target.settimeout(10)
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    session = CheckSession()
+    try:
+        spec = parse_bridge_spec(f"ardupilot-json,127.0.0.1:0,127.0.0.1:{target.getsockname()[1]}")
+        assert session.add_bridge(spec) == ""
+        (relay,) = session.relays
+        packet = encode_servo_packet(50, 7, [1500] * 16)
+        sender.sendto(packet, relay.listen_address)
+        data, _address = target.recvfrom(2048)
+        assert data == packet
+        deadline = time.monotonic() + 10
+        snapshot = session.monitor.poll()
+        while snapshot.links[0].from_peer.packets == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+            snapshot = session.monitor.poll()
+        link = snapshot.links[0]
+        assert link.protocol == "ardupilot-json"
+        assert link.from_peer.decode_error_total == 0
+        assert relay.config.relearn_after_s is not None
+    finally:
+        session.close()
+        target.close()
+        sender.close()
+    assert session.relays == ()
+
+
+def test_a_bridge_on_a_taken_port_gives_a_readable_error() -> None:
+    """GIVEN a port already bound by another socket WHEN a bridge listens there THEN an error names it."""
+    taken = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    taken.bind(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    session = CheckSession()
+    try:
+        error = session.add_bridge(parse_bridge_spec(f"xrp,127.0.0.1:{port}"))
+        assert f"127.0.0.1:{port}" in error
+        assert session.relays == ()
+    finally:
+        session.close()
+        taken.close()
+
+
+def test_the_transmitter_switch_needs_the_demo() -> None:
+    """GIVEN a session without the demo WHEN the transmitter is switched THEN a sentence says why not."""
+    session = CheckSession()
+    try:
+        assert "simulated vehicle" in session.set_transmitter_on(False)
+    finally:
+        session.close()
+
+
+def test_closing_twice_is_harmless() -> None:
+    """GIVEN a running demo session WHEN it is closed twice THEN nothing raises and the demo is gone."""
+    session = CheckSession()
+    assert session.start_demo() == ""
+    session.close()
+    session.close()
+    assert session.demo is None
+
+
+# --------------------------------------------------------------------------- bridges and the demo together
+
+
+def _servo_to(relay: UdpRelay, sender: socket.socket, frame_count: int) -> None:
+    sender.sendto(encode_servo_packet(50, frame_count, [1500] * 16), relay.listen_address)
+
+
+def test_starting_the_demo_keeps_the_statistics_of_a_running_bridge() -> None:
+    """GIVEN a session whose listen-only bridge has counted 3 servo packets
+    WHEN the embedded demo starts and later stops
+    THEN the bridge's link still shows its 3 packets and its last frame, beside the demo's link."""
+    sender = udp_socket()
+    session = CheckSession()
+    try:
+        assert session.add_bridge(parse_bridge_spec("ardupilot-json,127.0.0.1:0")) == ""
+        (bridge,) = session.relays
+        for frame in (1, 2, 3):
+            _servo_to(bridge, sender, frame)
+
+        def third_frame_shown() -> bool:
+            frame = session.monitor.poll().links[0].from_peer.last_frame
+            return frame is not None and (FrameField.FRAME_COUNT, 3) in frame.fields
+
+        wait_for(third_frame_shown, "the third frame shown")
+        before = session.monitor.poll().links[0].from_peer
+
+        assert session.start_demo() == ""
+        with_demo = session.monitor.poll()
+        session.stop_demo()
+        after = session.monitor.poll()
+    finally:
+        session.close()
+        sender.close()
+
+    assert sorted(link.name for link in with_demo.links) == sorted([bridge.config.name, DEMO_RELAY_NAME])
+    kept = next(link for link in with_demo.links if link.name == bridge.config.name).from_peer
+    assert (kept.packets, kept.last_frame) == (3, before.last_frame)
+    assert [link.name for link in after.links] == [bridge.config.name]
+    assert (after.links[0].from_peer.packets, after.links[0].from_peer.last_frame) == (3, before.last_frame)
+
+
+def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes() -> None:
+    """GIVEN the demo starting on a worker thread (as the window's connect does)
+    WHEN a bridge is added on the main thread just while the worker sets up the session's monitor
+    THEN the monitor ends up with both the demo's link and the bridge's.
+
+    The session's clock (the one thing a test may script) holds the worker at its first reading,
+    which is where a monitor is being built, until the bridge has been added: the interleaving that
+    made a --bridge vanish from the panel, made certain instead of left to chance.
+    """
+    worker_reads_clock = threading.Event()
+    bridge_added = threading.Event()
+    worker: list[threading.Thread] = []
+
+    def clock() -> float:
+        if worker and threading.current_thread() is worker[0] and not worker_reads_clock.is_set():
+            worker_reads_clock.set()
+            bridge_added.wait(DEADLINE_S)
+        return time.monotonic()
+
+    session = CheckSession(clock=clock)
+    errors: list[str] = []
+    worker.append(threading.Thread(target=lambda: errors.append(session.start_demo())))
+    try:
+        worker[0].start()
+        while not worker_reads_clock.wait(0.01) and worker[0].is_alive():
+            pass
+        assert session.add_bridge(parse_bridge_spec("xrp,127.0.0.1:0")) == ""
+        bridge_name = next(relay.config.name for relay in session.relays if relay.config.protocol == "xrp")
+        bridge_added.set()
+        worker[0].join(DEADLINE_S)
+        names = sorted(link.name for link in session.monitor.poll().links)
+    finally:
+        bridge_added.set()
+        session.close()
+
+    assert errors == [""]
+    assert names == sorted([bridge_name, DEMO_RELAY_NAME])
