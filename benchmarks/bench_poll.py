@@ -12,7 +12,12 @@ the receiver's own streams as a vehicle sends them at 5 Hz (RC_CHANNELS, SYS_STA
 and a busy link (plus position, HUD, text, a foreign system).  5.0.1's model asks for its streams
 with `request_rc_receiver_messages()` on its first poll, which waits for two ACKs (1.6 s with a
 vehicle that does not answer: tests/integration measures it); here that call answers at once so
-the figures compare the polls themselves.
+the figures compare the polls themselves.  Ours gets its parameters as inside the methodic
+configurator, from the host's download (the demo's ArduCopter set, a few hundred parameters).
+
+The same datagrams are also replayed without sockets under valgrind's callgrind, which counts
+instructions instead of seconds (the figure repeats whatever the machine does): the per-poll
+count of each poller is the difference between 220 and 20 polls.
 
 A second run times every poll() of ours while a silent vehicle in another process keeps 50 messages
 waiting for each poll and never answers the interval requests, to show that waiting for an ACK
@@ -24,6 +29,9 @@ Run: .venv/bin/python benchmarks/bench_poll.py
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -41,6 +49,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.connection.opening import use_mavlink2
+from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
 from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL, RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome
 from tests.support.methodic_configurator import environments_home
@@ -162,6 +171,9 @@ def measure_side_by_side(frames: Callable[[int, int], tuple[Any, int, int]]) -> 
                 raise RuntimeError(error)
         bare = bare_pymavlink_connection()
         sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        # As inside the methodic configurator, whose host downloads every parameter at connect:
+        # our model reads the receiver's from there and sends no parameter read of its own.
+        ours_fc.fc_parameters = {spec.name: spec.default for spec in COPTER_PARAMETERS}
         ours = RCReceiverDataModel(ours_fc)
         ours.activate()
         theirs = released.RCReceiverDataModel(ReleasedFacade(released_fc)) if released else None
@@ -286,6 +298,58 @@ def measure_unanswered() -> dict[str, float]:
     }
 
 
+INSTRUCTION_POLLS = (20, 220)  # the difference of two runs leaves out start-up and imports
+
+
+def _instructions(poller: str, polls: int, mix: str) -> int | None:
+    result = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            str(Path(__file__).resolve().parent / "_poll_replay.py"),
+            poller,
+            str(polls),
+            mix,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dictionaries every run
+        check=False,
+    )
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    return int(found.group(1)) if result.returncode == 0 and found else None
+
+
+def measure_instructions(mix: str) -> dict[str, float] | None:
+    """Instructions per poll of each poller over the same datagrams, counted by callgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    few, many = INSTRUCTION_POLLS
+    counts: dict[str, float] = {}
+    for poller in ("bare", "ours", "5.0.1"):
+        low, high = _instructions(poller, few, mix), _instructions(poller, many, mix)
+        if low is None or high is None:
+            return None
+        counts[poller] = (high - low) / (many - few)
+    return counts
+
+
+def _print_instructions(title: str, counts: dict[str, float] | None) -> bool:
+    if counts is None:
+        print(f"  {title}: instructions not counted (no valgrind, or no 5.0.1 environment)")
+        return True
+    bare, ours, theirs = counts["bare"], counts["ours"], counts["5.0.1"]
+    ratio = ours / theirs
+    print(
+        f"  {title}: bare {bare / 1e3:,.0f}k, ours {ours / 1e3:,.0f}k ({ours / bare:.3f} x), "
+        f"5.0.1 {theirs / 1e3:,.0f}k ({theirs / bare:.3f} x); ours / 5.0.1 {ratio:.3f} x "
+        f"(target <= 1.00: {'met' if ratio <= 1.0 else 'MISSED'})"
+    )
+    return ratio <= 1.0
+
+
 def _print_mix(title: str, figures: dict[str, float]) -> bool:
     print(f"\n{title}: {int(figures['trials'])} trials of 50 datagrams ({int(figures['skipped'])} skipped)")
     bare = figures["bare"]
@@ -312,6 +376,9 @@ def main() -> int:
     receiver = measure_side_by_side(receiver_frames)
     met = _print_mix("receiver streams (RC_CHANNELS, SYS_STATUS, ATTITUDE)", receiver)
     met = _print_mix("busy link (8 kinds, a foreign system)", measure_side_by_side(busy_link_frames)) and met
+    print("\ninstructions per poll, counted by valgrind (repeatable whatever the machine does):")
+    met = _print_instructions("receiver streams", measure_instructions("receiver")) and met
+    met = _print_instructions("busy link", measure_instructions("busy")) and met
     unanswered = measure_unanswered()
     worst = unanswered["worst"]
     print(

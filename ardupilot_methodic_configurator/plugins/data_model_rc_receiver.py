@@ -44,6 +44,7 @@ from .rc_receiver_snapshot import (
     STALE_AFTER_S,
     FailsafeStatus,
     RCReceiverState,
+    receiver_state,
 )
 from .rc_receiver_telemetry import (
     ChannelsSample,
@@ -74,7 +75,7 @@ Route = Callable[[Any], object]
 
 
 def _dated(vehicle_time: float | None, not_before: float | None, now: float, recent: bool) -> float:
-    """When the vehicle sent a message without a timestamp (see `_take_telemetry`)."""
+    """When the vehicle sent a message without a timestamp (see `_take_vehicle_messages`)."""
     if recent or vehicle_time is None:
         return now
     return min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
@@ -134,8 +135,8 @@ class RCReceiverDataModel:
         # The poll's context, read by the routes below while one poll runs.
         self._poll_now = now
         self._poll_target: tuple[int | None, int | None] = (None, None)
-        # The RC_CHANNELS and SYS_STATUS of one poll, taken together once it has read.
-        self._telemetry: list[Any] = []
+        # What one poll read of the types the check reads of the vehicle, taken once it has read.
+        self._vehicle_messages: list[Any] = []
         self._routes = self._message_routes()
         # While a resume drops what queued, only the answers to our commands still count.
         self._discard_routes: dict[str, Route] = {"COMMAND_ACK": self._commands.handle_message}
@@ -353,29 +354,20 @@ class RCReceiverDataModel:
     # ----------------------------------------------------------------- reading
 
     def _message_routes(self) -> dict[str, Route]:
-        """Message type -> the one place it is handled; a type no part reads has no route.
+        """Message type -> where it goes; a type no part reads has no route.
 
-        RC_CHANNELS and SYS_STATUS, nearly every message the check reads, are only collected
-        while reading (a list's own append, no Python call) and taken together after it, in the
-        order they came (`_take_telemetry`).  The other types of the selected vehicle go to the
-        guided test, which checks the sender first.  COMMAND_ACK goes to the command tracker,
-        which checks whom the answer is from and to.
+        Every type the check reads of the vehicle (RC_CHANNELS, SYS_STATUS, and for the guided test
+        HEARTBEAT, STATUSTEXT and PARAM_VALUE) is only collected while reading, by the list's own
+        append (no Python call), and taken once the read ends, in the order it came: the sender is
+        checked for the whole batch at once (`_take_vehicle_messages`).  COMMAND_ACK goes to the
+        command tracker at once, which checks whom the answer is from and to.
         """
-        routes: dict[str, Route] = {}
-        for kind, observer in self._check.observers.items():
-            routes[kind] = self._vehicle_route(observer)
-        collect = self._telemetry.append
+        collect = self._vehicle_messages.append
+        routes: dict[str, Route] = dict.fromkeys(self._check.observers, collect)
         routes["RC_CHANNELS"] = collect
         routes["SYS_STATUS"] = collect
         routes["COMMAND_ACK"] = self._commands.handle_message
         return routes
-
-    def _vehicle_route(self, observer: Callable[[Any, float], None]) -> Route:
-        def route(msg: Any) -> None:
-            if from_selected((msg,), *self._poll_target):
-                observer(msg, self._poll_now)
-
-        return route
 
     def _read_messages(self, now: float) -> None:
         self._messages_read = 0
@@ -391,7 +383,7 @@ class RCReceiverDataModel:
         self._poll_target = selected_target(self._fc, master)
         # Nothing read now can have arrived before the last poll that emptied the queue.
         not_before = self._queue_emptied_at
-        self._telemetry.clear()
+        self._vehicle_messages.clear()
         routes = self._discard_routes if self._discarding else self._routes
         receive = master.recv_msg
         route_of = routes.get
@@ -434,44 +426,55 @@ class RCReceiverDataModel:
             # nothing for ever, which must not look like a quiet but live link.
             closed = getattr(master, "portdead", False) is True
             self._queue_emptied_at = None if self._backlog else now
-        self._take_telemetry(now, not_before, closed=closed)
+        self._take_vehicle_messages(now, not_before, closed=closed)
 
-    def _take_telemetry(self, now: float, not_before: float | None, *, closed: bool) -> None:
-        """The poll's receiver telemetry of the selected vehicle, in the order it came: dated, fed to
-        the guided test, every status recorded as evidence, the newest of each kept for display."""
+    def _take_vehicle_messages(self, now: float, not_before: float | None, *, closed: bool) -> None:
+        """The poll's messages of the selected vehicle, in the order they came: the receiver
+        telemetry dated, fed to the guided test, every status recorded as evidence and the newest of
+        each kept for display; the other types handed to the guided test."""
         # Without a timestamp (SYS_STATUS) a message is as recent as this poll only if the poll came
         # soon after one that emptied the queue and found no backlog itself; otherwise it is as old
         # as the RC_CHANNELS the vehicle sent before it, whose time_boot_ms maps the vehicle clock.
         recent = not_before is not None and now - not_before <= RECENT_POLL_GAP_S and not self._backlog
-        clock = self._vehicle_clock
+        map_clock = self._vehicle_clock.observe
         check = self._check
+        observe_channels = check.observe_rc_channels
+        note_failsafe = check.note_failsafe
         record = self._history.record
-        vehicle_time = clock.latest_send_time()
+        vehicle_time = self._vehicle_clock.latest_send_time()
         newest_channels: tuple[Any, float] | None = None
-        newest_status: tuple[Any, float] | None = None
+        # The newest SYS_STATUS and the vehicle's time when it was read; dated once, at the end.
+        newest_status: tuple[Any, float | None] | None = None
+        # The failsafe the last SYS_STATUS of this batch said: a status that repeats it is no news.
+        told: FailsafeStatus | None = None
         channels_count = 0
         status_count = 0
-        for msg in from_selected(self._telemetry, *self._poll_target):
-            if msg.get_type() == "RC_CHANNELS":
-                check.observe_rc_channels(msg)
+        observers = check.observers
+        for msg in from_selected(self._vehicle_messages, *self._poll_target):
+            kind = msg.get_type()
+            if kind == "RC_CHANNELS":
+                observe_channels(msg)
                 time_boot_ms = msg.time_boot_ms
                 if time_boot_ms > 0:  # 0 is what a sender that keeps no time leaves there
-                    vehicle_time = clock.observe(time_boot_ms, now)
+                    vehicle_time = map_clock(time_boot_ms, now)
                     sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
                 else:
                     sent_at = _dated(vehicle_time, not_before, now, recent)
                 newest_channels = (msg, sent_at)
                 channels_count += 1
-            else:
+            elif kind == "SYS_STATUS":
                 failsafe = sys_status_failsafe(msg)
-                check.note_failsafe(failsafe)
-                sent_at = _dated(vehicle_time, not_before, now, recent)
-                # Every status counts as evidence, timed when the vehicle reported it, so a short
-                # failsafe between polls is not lost and a late one is not post-dated.
-                record(failsafe, sent_at)
-                newest_status = (msg, sent_at)
+                if failsafe is not told:
+                    told = failsafe
+                    note_failsafe(failsafe)
+                    # Every change counts as evidence, timed when the vehicle reported it, so a
+                    # short failsafe between polls is not lost and a late one is not post-dated.
+                    record(failsafe, _dated(vehicle_time, not_before, now, recent))
+                newest_status = (msg, vehicle_time)
                 status_count += 1
-        self._telemetry.clear()
+            else:
+                observers[kind](msg, now)
+        self._vehicle_messages.clear()
         self._channels_rate.add(now, channels_count)
         self._status_rate.add(now, status_count)
         if closed:
@@ -484,7 +487,8 @@ class RCReceiverDataModel:
             self._channels = channels_sample(*newest_channels)
             self._link_error = None
         if newest_status is not None:
-            self._status = status_sample(*newest_status)
+            msg, vehicle_time = newest_status
+            self._status = status_sample(msg, _dated(vehicle_time, not_before, now, recent))
             self._link_error = None
 
     def _note_internal_error(self, error: BaseException, doing: str) -> None:
@@ -533,7 +537,7 @@ class RCReceiverDataModel:
         live_status = status.status if status_live and status is not None else None
         history = self._history
         requests = self._streams.statuses()
-        state = RCReceiverState(
+        state = receiver_state(
             channels=live_channels.channels if live_channels else _NO_CHANNELS,
             rssi=live_channels.rssi if live_channels else None,
             receiver_present=live_status.present if live_status else None,
@@ -565,5 +569,5 @@ class RCReceiverDataModel:
             target = selected_target(self._fc, self._master) if self._master is not None else (None, None)
         # The guided test reads the live part; the snapshot is made whole before anyone sees it,
         # which saves building it twice on every poll.
-        object.__setattr__(state, "check", self._check.build(state, target))
+        state.__dict__["check"] = self._check.build(state, target)
         return state

@@ -23,7 +23,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .rc_receiver_evidence import ChannelSpans, RadioTimeline, channel_roles, flight_mode_reading, statustext
+from .rc_receiver_evidence import ChannelSpans, RadioTimeline, channel_roles, flight_mode_reading
 from .rc_receiver_findings import FindingInputs, parameter_findings
 from .rc_receiver_firmware import (
     MAX_RC_CHANNEL,
@@ -48,10 +48,14 @@ from .rc_receiver_snapshot import (
 from .rc_receiver_telemetry import sys_status_failsafe
 
 TransmitterSwitch = Callable[[bool], object]
+# A family's names with and without a throttle channel known, and a few more: plenty.
+_MAX_WANTED_MEMO = 16
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
 
 
 def _float_or_none(value: object) -> float | None:
+    if type(value) is float:  # a download of plain numbers: the common case, read every poll
+        return None if math.isnan(value) else value
     raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
     if isinstance(raw, bool) or not isinstance(raw, int | float):
         return None
@@ -93,6 +97,11 @@ class ReceiverCheckTracker:
         self._commanded: bool | None = None
         self._live_throttle_min: int | None = None
         self._was_counting = False
+        self._known_on_of: tuple[object, bool] = (None, True)
+        self._previous_count: object = None
+        self._previous_channels: tuple[int, ...] | None = None
+        self._previous_failsafe: FailsafeStatus | None = None
+        self._previous_guide: object = None
         self._observers: dict[str, Callable[[Any, float], None]] = {
             "RC_CHANNELS": self._observe_channels,
             "SYS_STATUS": self._observe_status,
@@ -109,7 +118,7 @@ class ReceiverCheckTracker:
         self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
         self._parameters_memo: tuple[object, tuple[ParameterValue, ...]] | None = None
         self._verdict_memo = VerdictMemo()
-        self._wanted_memo: tuple[object, tuple[str, ...]] | None = None
+        self._wanted_memo: dict[tuple[VehicleFamily, float | None], tuple[str, ...]] = {}
         self._roles_memo: tuple[object, dict[int, str]] | None = None
         self._check_memo: tuple[tuple[object, ...], ReceiverCheck] | None = None
         self._family: VehicleFamily | None = None
@@ -132,6 +141,7 @@ class ReceiverCheckTracker:
         self._commanded = None
         self._live_throttle_min = None
         self._was_counting = False
+        self._previous_channels = None
 
     def resumed(self) -> None:
         """After a pause the host may have uploaded parameters: read them again."""
@@ -170,17 +180,35 @@ class ReceiverCheckTracker:
 
     def observe_rc_channels(self, msg: Any) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
-        chancount = int(msg.chancount)
-        # Channels beyond chancount carry nothing the spans keep.
-        raw = _CHANNEL_VALUES(msg)[: max(chancount, 0)]
+        # A receiver at rest repeats itself: the same channels under the same failsafe and
+        # transmitter state change nothing, which one comparison of the raw values tells.
+        chancount = msg.chancount
+        raw = _CHANNEL_VALUES(msg)
+        failsafe, guide = self._failsafe, self._guide.state
+        repeated = chancount == self._previous_count and raw == self._previous_channels
+        if repeated and failsafe is self._previous_failsafe and guide is self._previous_guide:
+            return
+        self._previous_count, self._previous_channels = chancount, raw
+        self._previous_failsafe, self._previous_guide = failsafe, guide
+        chancount = int(chancount)
+        if chancount < MAX_RC_CHANNEL:
+            # Channels beyond chancount carry nothing the spans keep.
+            raw = raw[: max(chancount, 0)]
         live = self._failsafe is not FailsafeStatus.ACTIVE
         changed = self._spans.observe(chancount, raw, live=live)
         # Only input while the transmitter is known to be on counts as "the stick goes this low";
         # a receiver at rest repeats itself, and a repeat lowers nothing unless counting began.
-        counting = live and not (self._guide.state.off_at is not None and self._guide.state.on_at is None)
+        counting = live and self._transmitter_known_on()
         if counting and (changed or not self._was_counting):
             self._note_live_throttle()
         self._was_counting = counting
+
+    def _transmitter_known_on(self) -> bool:
+        """Not between a switch-off and the switch back on, as of the guide's latest state."""
+        state = self._guide.state
+        if state is not self._known_on_of[0]:
+            self._known_on_of = (state, not (state.off_at is not None and state.on_at is None))
+        return self._known_on_of[1]
 
     def _observe_status(self, msg: Any, now: float) -> None:
         del now
@@ -196,7 +224,7 @@ class ReceiverCheckTracker:
             self._forget_derived()
 
     def _observe_text(self, msg: Any, now: float) -> None:
-        self._radio.observe(statustext(msg.text), int(msg.severity), now)
+        self._radio.observe(msg.text, int(msg.severity), now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         del now
@@ -272,24 +300,26 @@ class ReceiverCheckTracker:
             if not download:
                 self._derived = {}, reads
                 return self._derived
-            base = wanted_parameters(family, {})
+            base = self._wanted(family, {})
             host = _numbers(download, base)
-            values = {**reads, **host}
+            values = {**reads, **host} if reads else dict(host)
             # Which RCn_MIN is wanted depends on RCMAP_THROTTLE, known only now.
             more = [name for name in self._wanted(family, values) if name not in base]
             if more:
                 host.update(_numbers(download, more))
-                values = {**reads, **host}
+                values = {**reads, **host} if reads else dict(host)
             self._derived = host, values
         return self._derived
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
         """`wanted_parameters`, again only when the family or the throttle channel changed."""
         key = (family, values.get("RCMAP_THROTTLE"))
-        memo = self._wanted_memo
-        if memo is None or memo[0] != key:
-            memo = self._wanted_memo = (key, wanted_parameters(family, dict(values)))
-        return memo[1]
+        wanted = self._wanted_memo.get(key)
+        if wanted is None:
+            if len(self._wanted_memo) >= _MAX_WANTED_MEMO:
+                self._wanted_memo.clear()
+            wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values))
+        return wanted
 
     def _roles(self, family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
         """`channel_roles`, again only when a parameter it reads changed."""

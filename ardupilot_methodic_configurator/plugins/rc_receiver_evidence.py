@@ -197,9 +197,12 @@ def firmware_banner(text: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=MAX_RADIO_MESSAGES)
-def _classify(text: str) -> tuple[str | None, str | None, bool]:
-    # Firmware repeats its texts (pre-arm failures every 30 s, for instance): each is matched once.
-    return firmware_banner(text), decoded_protocol(text), is_radio_message(text)
+def _classify(raw: str | bytes) -> tuple[str, str | None, str | None, bool]:
+    """(text, banner, decoded protocol, radio-related) of a STATUSTEXT ``text`` field."""
+    # Firmware repeats its texts (pre-arm failures every 30 s, EKF notes, for instance): each is
+    # decoded and matched once.
+    text = statustext(raw)
+    return text, firmware_banner(text), decoded_protocol(text), is_radio_message(text)
 
 
 class RadioTimeline:
@@ -216,9 +219,11 @@ class RadioTimeline:
     def messages(self) -> tuple[RadioMessage, ...]:
         return tuple(self._messages)
 
-    def observe(self, text: str, severity: int, at: float) -> bool:
-        """Take one STATUSTEXT of the selected vehicle; True if it joined the timeline."""
-        banner, protocol, radio = _classify(text)
+    def observe(self, raw: object, severity: int, at: float) -> bool:
+        """Take one STATUSTEXT ``text`` field of the selected vehicle; True if it joined the timeline."""
+        # The cache needs a hashable key: a text field is a str or bytes, anything else its words.
+        key = bytes(raw) if isinstance(raw, bytearray) else raw if isinstance(raw, str | bytes) else str(raw)
+        text, banner, protocol, radio = _classify(key)
         if banner is not None and banner != self.firmware:
             self.firmware = banner
             self.version += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .rc_receiver_firmware import VehicleFamily
 
@@ -287,3 +288,21 @@ class RCReceiverState:
     @property
     def has_live_telemetry(self) -> bool:
         return self.rc_channels_live or self.sys_status_live
+
+
+_STATE_DEFAULTS = dict(vars(RCReceiverState()))
+_STATE_FIELDS = frozenset(_STATE_DEFAULTS)
+
+
+def receiver_state(**fields: Any) -> RCReceiverState:
+    """`RCReceiverState` with ``fields`` and the defaults for the rest, for the model's every poll.
+
+    The same snapshot the constructor makes, made without the frozen dataclass's check of each
+    field on assignment (half the cost of a poll's snapshot); a name that is no field is refused.
+    """
+    unknown = fields.keys() - _STATE_FIELDS
+    if unknown:
+        raise TypeError(f"RCReceiverState has no field {sorted(unknown)[0]!r}")
+    state = object.__new__(RCReceiverState)
+    state.__dict__.update(_STATE_DEFAULTS, **fields)
+    return state
