@@ -14,6 +14,12 @@ window, where the names are read instead), ``info`` (the vehicle type and firmwa
 has them), the step's parameter file (``parameter_editor.current_file`` in
 ``local_filesystem.file_parameters``) and ``local_filesystem.vehicle_dir`` for reports.  Missing
 attributes simply mean "not known"; nothing here raises to the model.
+
+Why this module is long: it is one tracker whose parts share one state.  The messages it takes,
+the memos that spare a poll the work nothing asked for (the host's values once per snapshot, the
+wanted names, the roles, the whole guided test while its inputs and the time cannot change it)
+and the build that reads them all must forget together when the host, the connection or the test
+changes; split apart, each half would reach into the other's state on every message.
 """
 
 from __future__ import annotations
