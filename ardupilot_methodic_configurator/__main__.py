@@ -11,24 +11,33 @@ that has no tkinter at all (a server, a container, a Raspberry Pi without python
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import logging
+import math
 import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import _, __version__, install_language, language_from_environment
-from .demo.sitl_rc_input import FailsafeMode
-from .sim_bridge.protocols.names import AUTO
-from .sim_bridge.protocols.table import PROTOCOLS
-from .sim_bridge.spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
-from .standalone.options import add_check_arguments, demo_choice
 
 if TYPE_CHECKING:
+    from .sim_bridge.spec import BridgeSpec
     from .sitl.config import SitlConfig
+
+# Loaded by `main` while interrupts are held (see `_interrupts_held`), not when this module is
+# imported: a Ctrl-C that lands in an import at module level ends in a traceback.
+_PROGRAM_MODULES = (
+    "pymavlink.mavutil",
+    f"{__package__}.demo.sitl_rc_input",
+    f"{__package__}.sim_bridge.spec",
+    f"{__package__}.sim_bridge.protocols.table",
+    f"{__package__}.standalone.options",
+)
 
 DEFAULT_CONNECT_TIMEOUT_S = 5.0
 # SITL on a loaded machine takes seconds to boot before its first heartbeat.
@@ -50,10 +59,16 @@ def register_plugins() -> list[str]:
 
 
 def _bridge_argument(text: str) -> BridgeSpec:
+    from .sim_bridge.spec import BridgeSpecError, parse_bridge_spec  # noqa: PLC0415
+
     try:
         return parse_bridge_spec(text)
     except BridgeSpecError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# A day: any wait a person or a script means; float("nan") and 1e400 are not numbers of seconds.
+MAX_SECONDS = 86_400
 
 
 def _positive_seconds(text: str) -> float:
@@ -61,8 +76,10 @@ def _positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(_("seconds must not be negative"))
+    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a number of seconds from 0 to {limit}").format(text=text, limit=MAX_SECONDS)
+        )
     return value
 
 
@@ -96,11 +113,17 @@ def _instance_number(text: str) -> int:
 
 def _protocols_with_ports() -> str:
     """``name (port, ...)`` for each row of the protocol table, then ``auto``."""
+    from .sim_bridge.protocols.names import AUTO  # noqa: PLC0415
+    from .sim_bridge.protocols.table import PROTOCOLS  # noqa: PLC0415
+
     rows = [f"{row.name} ({', '.join(map(str, row.default_ports))})" for row in PROTOCOLS]
     return ", ".join([*rows, AUTO])
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .demo.sitl_rc_input import FailsafeMode  # noqa: PLC0415
+    from .standalone.options import add_check_arguments  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="amc-rc-receiver",
         description=_(
@@ -121,8 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--serve-demo",
         metavar="DEVICE",
         help=_(
-            "run only the simulated vehicle for another ground station: tcp:HOST:PORT (a TCP server), "
-            "udpin:HOST:PORT or udpout:HOST:PORT; HOST defaults to 127.0.0.1"
+            "run only the simulated vehicle for another ground station: tcp:HOST:PORT (a TCP server for "
+            "one ground station at a time, as SITL's: a connected one that stays silent keeps the "
+            "others waiting), udpin:HOST:PORT or udpout:HOST:PORT; HOST defaults to 127.0.0.1, IPv4 only"
         ),
     )
     parser.add_argument(
@@ -207,7 +231,6 @@ def _tk_available() -> bool:
     return True
 
 
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a program ended by Ctrl-C
 
 
 def _interrupt_on_sigterm(_signum: int, _frame: object) -> None:
@@ -215,8 +238,40 @@ def _interrupt_on_sigterm(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[list[int]]:
+    """Ctrl-C and SIGTERM that arrive inside are held, and listed, until the block ends.
+
+    pymavlink's mavutil imports numpy inside a bare ``except:``; a Ctrl-C landing there was
+    swallowed (the program went on as if never interrupted, 6 times in 11 in its first 0.4 s).
+    """
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+
+    def hold(signum: int, _frame: object) -> None:
+        held.append(signum)
+
+    signals = [signal.SIGINT] + ([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])
+    previous = {number: signal.signal(number, hold) for number in signals}
+    try:
+        yield held
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the program; Ctrl-C or SIGTERM at any moment ends it with one line and status 130."""
+    with _interrupts_held() as held:
+        for name in _PROGRAM_MODULES:
+            importlib.import_module(name)
+    from .standalone.options import EXIT_INTERRUPTED  # noqa: PLC0415
+
+    if held:
+        print(_("Stopped."), file=sys.stderr)
+        return EXIT_INTERRUPTED
     previous = None
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
         previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm)
@@ -273,6 +328,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return _run_text(args)
     for error in register_plugins():
         print(error, file=sys.stderr)
+    from .standalone.options import demo_choice  # noqa: PLC0415
     from .standalone.window.app import run_window  # noqa: PLC0415
 
     return run_window(
@@ -290,6 +346,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
+    from .demo.sitl_rc_input import FailsafeMode  # noqa: PLC0415
     from .sitl.config import SitlConfig  # noqa: PLC0415
 
     if args.sitl is None:
@@ -309,7 +366,7 @@ def _connect_timeout(args: argparse.Namespace) -> float:
 
 
 def _run_text(args: argparse.Namespace) -> int:
-    from .standalone.options import DEMO_DEVICE, TransmitterSchedule  # noqa: PLC0415
+    from .standalone.options import DEMO_DEVICE, TransmitterSchedule, demo_choice  # noqa: PLC0415
     from .standalone.session import CheckSession  # noqa: PLC0415
     from .standalone.terminal.app import run_text_session  # noqa: PLC0415
 

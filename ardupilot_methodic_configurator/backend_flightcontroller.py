@@ -31,6 +31,7 @@ from . import _
 from .connection.devices import DeviceEndpoint, parse_device
 from .connection.discovery import DiscoveryLog, HeartbeatSender
 from .connection.opening import (
+    VehicleUdpClient,
     VehicleUdpServer,
     explain_open_error,
     open_connection,
@@ -177,8 +178,8 @@ class FlightController:
         # pymavlink's own helpers (and anything using master.target_*) then address the vehicle
         master.target_system = sender.system_id
         master.target_component = sender.component_id
-        if isinstance(master, VehicleUdpServer):
-            master.pin_vehicle()
+        if isinstance(master, VehicleUdpServer | VehicleUdpClient):
+            master.pin_vehicle((sender.system_id, sender.component_id))
 
     def disconnect(self) -> None:
         """Close the link; safe to call at any time."""

@@ -25,19 +25,17 @@ Reproducers of escapes and the slowest input of each codec go to ``--out`` (defa
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import contextlib
-import hashlib
 import json
 import random
 import socket
 import struct
 import sys
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from engine import TargetReport, mutate, random_size, run_in_processes, run_target
 
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, sitl_servo_packet, xrp
@@ -50,8 +48,6 @@ from amc_rc_receiver.sim_bridge.relay_counters import REASON_INTERNAL
 from amc_rc_receiver.sim_bridge.snapshot import REASON_MONITOR_FAULT
 
 MAX_DATAGRAM = 65_507  # the largest IPv4 UDP payload, so every input can also cross the relay
-SLOWEST_KEPT = 8
-RETIME_RUNS = 7
 
 Generator = Callable[[random.Random], bytes]
 
@@ -78,59 +74,8 @@ TARGETS: dict[str, Callable[[bytes], object]] = {
 # --------------------------------------------------------------------------- sizes and bytes
 
 
-def random_size(rng: random.Random) -> int:
-    """Mostly small, sometimes kilobytes, now and then up to the largest datagram."""
-    roll = rng.random()
-    if roll < 0.70:
-        return rng.randrange(0, 129)
-    if roll < 0.96:
-        return rng.randrange(129, 8193)
-    return rng.randrange(8193, MAX_DATAGRAM + 1)
-
-
 def random_bytes(rng: random.Random) -> bytes:
-    return rng.randbytes(random_size(rng))
-
-
-INTERESTING_BYTES = (0x00, 0x01, 0x7F, 0x80, 0xFF, 0x0A, 0x20, 0x22, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x5C)
-
-
-def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
-    """Apply one to four byte-level mutations, keeping the result within one datagram."""
-    buffer = bytearray(data)
-    for _round in range(rng.randint(1, 4)):
-        operation = rng.randrange(10)
-        position = rng.randrange(len(buffer) + 1)
-        if operation == 0 and buffer:  # flip a bit
-            index = min(position, len(buffer) - 1)
-            buffer[index] ^= 1 << rng.randrange(8)
-        elif operation == 1 and buffer:  # an interesting byte
-            buffer[min(position, len(buffer) - 1)] = rng.choice(INTERESTING_BYTES)
-        elif operation == 2:  # insert random bytes
-            buffer[position:position] = rng.randbytes(rng.randrange(1, 33))
-        elif operation == 3 and buffer:  # delete a range
-            del buffer[position : position + rng.randrange(1, 33)]
-        elif operation == 4 and buffer:  # duplicate a range
-            start = rng.randrange(len(buffer))
-            buffer[position:position] = buffer[start : start + rng.randrange(1, 65)]
-        elif operation == 5:  # cut
-            del buffer[position:]
-        elif operation == 6:  # splice with another input
-            other = rng.choice(pool)
-            cut = rng.randrange(len(other) + 1)
-            buffer = buffer[:position] + bytearray(other[cut:])
-        elif operation == 7 and buffer:  # repeat a fragment up to a large size
-            start = rng.randrange(len(buffer))
-            piece = bytes(buffer[start : start + rng.randrange(1, 17)])
-            buffer[position:position] = piece * (rng.randrange(8, MAX_DATAGRAM) // len(piece))
-        elif operation == 8 and len(buffer) >= 4:  # an interesting 32-bit word
-            index = rng.randrange(len(buffer) - 3)
-            word = rng.choice((0, 1, -1, 2**31 - 1, -(2**31), 1234567890, 1234567897, 123456789, 152))
-            buffer[index : index + 4] = struct.pack("<i", word)
-        elif operation == 9 and len(buffer) >= 2:  # swap two bytes
-            i, j = rng.randrange(len(buffer)), rng.randrange(len(buffer))
-            buffer[i], buffer[j] = buffer[j], buffer[i]
-    return bytes(buffer[:MAX_DATAGRAM])
+    return rng.randbytes(random_size(rng, MAX_DATAGRAM))
 
 
 # --------------------------------------------------------------------------- SITL JSON
@@ -368,91 +313,17 @@ class InputSource:
             return data
         if roll < 0.85:
             base = rng.choice(self._pool) if rng.random() < 0.5 else rng.choice(self._generators)(rng)
-            return mutate(rng, base, self._pool)
+            return mutate(rng, base, self._pool, MAX_DATAGRAM)
         return random_bytes(rng)
 
 
 # --------------------------------------------------------------------------- codec runs
 
 
-@dataclass
-class CodecReport:
-    codec: str
-    inputs: int = 0
-    codec_errors: int = 0
-    escapes: int = 0
-    escape_kinds: dict[str, str] = field(default_factory=dict)  # kind -> reproducer file
-    slowest_ms: float = 0.0
-    slowest_size: int = 0
-    slowest_file: str = ""
-    seconds: float = 0.0
-
-
-def _escape_kind(error: BaseException) -> str:
-    frames = traceback.extract_tb(error.__traceback__)
-    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
-    return f"{type(error).__name__} at {where}"
-
-
-def _save(out: Path, name: str, data: bytes, note: str = "") -> str:
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / name
-    path.write_bytes(data)
-    if note:
-        path.with_suffix(".txt").write_text(note, encoding="utf-8")
-    return str(path)
-
-
-def _best_time(decode: Callable[[bytes], object], data: bytes) -> float:
-    best = float("inf")
-    for _run in range(RETIME_RUNS):
-        start = time.perf_counter()
-        # Escapes were counted by the main loop; this only times.
-        with contextlib.suppress(Exception):
-            decode(data)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def fuzz_codec(codec: str, inputs: int, seed: int, out: Path) -> CodecReport:
+def fuzz_codec(codec: str, inputs: int, seed: int, out: Path) -> TargetReport:
     """Feed ``inputs`` generated datagrams to one codec; count escapes, keep the slowest inputs."""
-    decode = TARGETS[codec]
     source = InputSource(codec, random.Random(f"{seed}:{codec}"))
-    report = CodecReport(codec)
-    slowest: list[tuple[float, bytes]] = []  # kept sorted, fastest first
-    clock = time.perf_counter
-    started = clock()
-    for _index in range(inputs):
-        data = source()
-        start = clock()
-        try:
-            decode(data)
-        except CodecError:
-            report.codec_errors += 1
-        except Exception as error:  # an escape is what this tool looks for
-            report.escapes += 1
-            kind = _escape_kind(error)
-            if kind not in report.escape_kinds:
-                digest = hashlib.sha1(data).hexdigest()[:12]
-                note = f"{codec}: {kind}\n\n{''.join(traceback.format_exception(error))}"
-                report.escape_kinds[kind] = _save(out, f"escape-{codec}-{digest}.bin", data, note)
-        elapsed = clock() - start
-        if len(slowest) < SLOWEST_KEPT or elapsed > slowest[0][0]:
-            slowest.append((elapsed, data))
-            slowest.sort(key=lambda item: item[0])
-            del slowest[:-SLOWEST_KEPT]
-        report.inputs += 1
-    report.seconds = clock() - started
-    # Time the candidates again, best of several runs: one slow call may have been preempted.
-    retimed = sorted(
-        ((_best_time(decode, data), data) for _elapsed, data in slowest), key=lambda item: item[0]
-    )
-    if retimed:
-        seconds, data = retimed[-1]
-        report.slowest_ms = seconds * 1e3
-        report.slowest_size = len(data)
-        report.slowest_file = _save(out, f"slowest-{codec}.bin", data)
-    return report
+    return run_target(codec, TARGETS[codec], source, CodecError, inputs=inputs, out=out)
 
 
 # --------------------------------------------------------------------------- relay and monitor
@@ -517,21 +388,9 @@ def fuzz_relay(protocol: str, count: int, seed: int) -> RelayReport:
 def _run(arguments: argparse.Namespace) -> int:
     out = Path(arguments.out)
     codecs = arguments.codec or list(TARGETS)
-    reports: list[CodecReport] = []
     started = time.perf_counter()
-    with concurrent.futures.ProcessPoolExecutor(max_workers=arguments.jobs) as pool:
-        futures = [pool.submit(fuzz_codec, codec, arguments.inputs, arguments.seed, out) for codec in codecs]
-        for future in futures:
-            report = future.result()
-            reports.append(report)
-            print(
-                f"{report.codec:8} inputs {report.inputs:>9,}  codec errors {report.codec_errors:>9,}  "
-                f"escapes {report.escapes:>5}  slowest {report.slowest_ms:7.3f} ms "
-                f"({report.slowest_size:,} B)  [{report.seconds:.0f} s]",
-                flush=True,
-            )
-            for kind, path in report.escape_kinds.items():
-                print(f"         escape {kind}: {path}", flush=True)
+    tasks = [(fuzz_codec, (codec, arguments.inputs, arguments.seed, out)) for codec in codecs]
+    reports = run_in_processes(arguments.jobs, tasks)
     relays: list[RelayReport] = []
     if arguments.relay_datagrams:
         per_relay = arguments.relay_datagrams // 4

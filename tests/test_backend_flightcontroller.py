@@ -391,6 +391,17 @@ def test_a_tcp_vehicle_is_reached_with_tcp() -> None:
     assert error == ""
 
 
+@pytest.mark.parametrize(("device", "host"), [("udpin::14550", "127.0.0.1"), ("tcpin::5760", "127.0.0.1")])
+def test_an_empty_host_means_this_computer_as_everywhere_else(device: str, host: str) -> None:
+    """GIVEN a server device string without a host (it meant 0.0.0.0 here, 127.0.0.1 for --serve-demo)
+    WHEN parsed
+    THEN the host is 127.0.0.1: a port listens beyond the loopback only when an address is named
+    """
+    endpoint = parse_device(device)
+    assert endpoint.host == host
+    assert endpoint.address.startswith(f"{host}:")
+
+
 @given(st.text(max_size=40))
 def test_parse_device_either_accepts_or_explains(device: str) -> None:
     """

@@ -1,9 +1,10 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The `udpin:` link under a flood of spoofed source ports: bounded memory, no reflection.
+"""UDP links under other senders: bounded memory, no reflection, no forged evidence.
 
 A real loopback UDP vehicle socket sends ArduPilot heartbeats to our `udpin` port; thousands of
 other loopback sockets (each a new source port) send too, before and after the vehicle is found.
+Then the simulated vehicle feeds the check while a second program sends in the vehicle's name.
 """
 
 from __future__ import annotations
@@ -12,10 +13,17 @@ import contextlib
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
+from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
+from amc_rc_receiver.demo.system import DemoSystem
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver_report import build_report
+from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
 
 SPOOFED_SENDERS = 3000
@@ -101,3 +109,88 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
     parsed = mavlink2.MAVLink(None).parse_buffer(received) or []
     assert [m.get_type() for m in parsed] == ["COMMAND_LONG"]
     assert extra == []
+
+
+RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
+# The receiver present and enabled, not healthy: what a vehicle in RC failsafe reports.
+FORGED_STATUS = mavlink2.MAVLink_sys_status_message(RC_BIT, RC_BIT, 0, 0, 12600, -1, -1, 0, 0, 0, 0, 0, 0)
+
+
+def _poll(model: RCReceiverDataModel, until: Callable[[RCReceiverState], bool], what: str) -> RCReceiverState:
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        state = model.poll()
+        if until(state):
+            return state
+        assert time.monotonic() < deadline, f"timed out waiting for {what}: {state}"
+        time.sleep(0.02)
+
+
+def test_a_second_sender_in_the_vehicles_name_forges_no_failsafe_and_is_named() -> None:
+    """
+    GIVEN the check on udpin, the simulated vehicle sending to it (`--serve-demo udpout:`), and a
+          second program on another source port that claims system 1 / component 1
+    WHEN that program sends SYS_STATUS with the receiver present and unhealthy, for two seconds
+    THEN no failsafe is observed, its datagrams are counted as another sender on this port (the
+         notice says so), and the snapshot names the link kind the report records
+    """
+    port = free_udp_port()
+    flight_controller = FlightController()
+    with DemoSystem(endpoint=LinkEndpoint(LinkKind.UDP_OUT, "127.0.0.1", port)) as demo:
+        assert flight_controller.connect(f"udpin:127.0.0.1:{port}", timeout=DEADLINE_S) == ""
+        try:
+            model = RCReceiverDataModel(flight_controller)
+            model.activate()
+            _poll(model, lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE, "a healthy receiver")
+            forged = encode(FORGED_STATUS, 1, 1)
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as impostor:
+                impostor.bind(("127.0.0.1", 0))
+                end = time.monotonic() + 2.0
+                while time.monotonic() < end:
+                    impostor.sendto(forged, ("127.0.0.1", port))
+                    state = model.poll()
+                    time.sleep(0.02)
+            state = _poll(model, lambda state: state.impostor_datagrams > 0, "the count of the impostor")
+        finally:
+            flight_controller.disconnect()
+    assert demo.transmitter_on
+    assert not state.failsafe_observed
+    assert state.failsafe is FailsafeStatus.NOT_ACTIVE
+    assert state.impostor_datagrams == state.foreign_datagrams > 20
+    assert state.link_kind == "udpin"
+    notices, _problem = notice_lines(state, None)
+    assert any(line.startswith("Another sender on this port claims to be the vehicle") for line in notices)
+    report = build_report(state)
+    assert report["link"] == {
+        "kind": "udpin",
+        "foreign_datagrams": state.foreign_datagrams,
+        "impostor_datagrams": state.impostor_datagrams,
+    }
+
+
+def test_a_udpout_link_reads_only_the_address_it_sends_to() -> None:
+    """
+    GIVEN the check on udpout to a vehicle (our demo's udpin), and a second program that learns the
+          check's port and sends it SYS_STATUS in the vehicle's name
+    WHEN the check polls
+    THEN the forged statuses are dropped and counted, and no failsafe is observed
+    """
+    flight_controller = FlightController()
+    with DemoSystem(endpoint=LinkEndpoint(LinkKind.UDP_IN, "127.0.0.1", free_udp_port())) as demo:
+        assert flight_controller.connect(demo.device.replace("udpin", "udpout"), timeout=DEADLINE_S) == ""
+        try:
+            model = RCReceiverDataModel(flight_controller)
+            model.activate()
+            _poll(model, lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE, "a healthy receiver")
+            master = flight_controller.master
+            assert master is not None
+            check_port = master.port.getsockname()
+            forged = encode(FORGED_STATUS, 1, 1)
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as impostor:
+                for _ in range(30):
+                    impostor.sendto(forged, check_port)
+            state = _poll(model, lambda state: state.impostor_datagrams >= 30, "the forged statuses counted")
+        finally:
+            flight_controller.disconnect()
+    assert not state.failsafe_observed
+    assert state.link_kind == "udpout"

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .. import _
-from ..net.host_port import HostPortError, HostPortProblem, format_host_port, parse_host_port
+from ..net.host_port import EMPTY_HOST, HostPortError, HostPortProblem, format_host_port, parse_host_port
 
 _NETWORK_SCHEMES = ("tcp", "tcpin", "udp", "udpin", "udpout")
 _SERVER_SCHEMES = frozenset({"tcpin", "udp", "udpin"})
@@ -62,7 +62,7 @@ def _validate_host_port(scheme: str, rest: str) -> tuple[str, int]:
     example = "127.0.0.1:14550"
     try:
         # pymavlink splits the address at its first colon: no IPv6 host can reach it
-        host, port = parse_host_port(rest, default_host="", ipv6=False)
+        host, port = parse_host_port(rest, default_host=EMPTY_HOST, ipv6=False)
     except HostPortError as error:
         if error.problem is HostPortProblem.FORM:
             raise DeviceError(

@@ -13,7 +13,6 @@ automatic version switch from touching the global state.
 from __future__ import annotations
 
 import errno
-import ipaddress
 import socket
 import time
 from typing import Any
@@ -22,8 +21,11 @@ from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
 from .. import _
+from ..net.services import route_source_host
 from .devices import DeviceEndpoint, DeviceError
 
+MAVLINK1_MAGIC = 0xFE
+MAVLINK2_MAGIC = 0xFD
 GCS_SYSTEM_ID = 255
 GCS_COMPONENT_ID = 190  # MAV_COMP_ID_MISSIONPLANNER
 
@@ -57,27 +59,70 @@ class TimedTcpConnection(mavutil.mavtcp):  # type: ignore[misc] # pymavlink has 
         self.portdead = True
 
 
-class VehicleUdpServer(mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
-    """pymavlink's UDP server with bounded memory of who sent to it.
+def claimed_ids(datagram: bytes) -> tuple[int, int] | None:
+    """The (system, component) ids the first MAVLink frame of ``datagram`` claims, if it has one."""
+    if len(datagram) >= 7 and datagram[0] == MAVLINK2_MAGIC:
+        return datagram[5], datagram[6]
+    if len(datagram) >= 5 and datagram[0] == MAVLINK1_MAGIC:
+        return datagram[3], datagram[4]
+    return None
+
+
+class _VehicleOnly:
+    """What a UDP link does with datagrams from anyone but the vehicle once it knows the vehicle.
+
+    A UDP port takes datagrams from any sender, and pymavlink reads them all as the vehicle's, so
+    a second program (or any host of the network, for a port listening on every interface) could
+    send a SYS_STATUS in the vehicle's name and forge an RC failsafe.  Once the vehicle's address
+    is known, the datagrams of every other address are dropped unread and counted; those that
+    claim the vehicle's own ids are counted apart, as another sender on this port.
+    """
+
+    vehicle_address: tuple[str, int] | None
+    vehicle_ids: tuple[int, int] | None
+
+    def _init_filter(self) -> None:
+        self.vehicle_address = None
+        self.vehicle_ids = None
+        # Datagrams from other addresses dropped since the vehicle was known, and those of them
+        # that claim the vehicle's system and component ids.
+        self.foreign_datagrams = 0
+        self.impostor_datagrams = 0
+
+    def _from_elsewhere(self, data: bytes, sender: tuple[str, int]) -> bool:
+        """Count and refuse a datagram that does not come from the vehicle (once it is known)."""
+        if self.vehicle_address is None or sender == self.vehicle_address:
+            return False
+        self.foreign_datagrams += 1
+        ids = claimed_ids(data)
+        if ids is not None and self.vehicle_ids is not None and ids[0] == self.vehicle_ids[0]:
+            self.impostor_datagrams += 1
+        return True
+
+
+class VehicleUdpServer(_VehicleOnly, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
+    """pymavlink's UDP server with bounded memory of who sent to it, reading only the vehicle.
 
     The stock server remembers every source address for ever and sends each packet to all of
     them, so a flood from spoofed source ports grows memory and turns one command into thousands
     of datagrams.  This one remembers the few latest senders while looking for the vehicle and,
-    once the vehicle's heartbeat arrived, answers only the address it came from.
+    once the vehicle's heartbeat arrived, answers and reads only the address it came from.
     """
 
     MAX_REMEMBERED_SENDERS = 4
 
     def __init__(self, address: str, **ids: int) -> None:
         super().__init__(address, input=True, **ids)
+        self._init_filter()
         self.last_sender: tuple[str, int] | None = None
-        self.vehicle_address: tuple[str, int] | None = None
 
     def recv(self, n: int | None = None) -> bytes:
         del n  # one datagram at a time, whatever the parser would like
         try:
             data, sender = self.port.recvfrom(mavutil.UDP_MAX_PACKET_LEN)
         except (BlockingIOError, InterruptedError, ConnectionRefusedError):
+            return b""
+        if self._from_elsewhere(data, sender):
             return b""
         self.last_sender = sender
         if self.vehicle_address is None:
@@ -87,31 +132,42 @@ class VehicleUdpServer(mavutil.mavudp):  # type: ignore[misc] # pymavlink has no
                 oldest = min(self.clients, key=lambda client: self.clients_last_alive.get(client, 0.0))
                 self.clients.discard(oldest)
                 self.clients_last_alive.pop(oldest, None)
-        elif sender == self.vehicle_address:
+        else:
             self.clients_last_alive[sender] = time.time()
         return bytes(data)
 
-    def pin_vehicle(self) -> None:
-        """Answer only the sender of the datagram read last (the vehicle's heartbeat)."""
+    def pin_vehicle(self, ids: tuple[int, int] | None = None) -> None:
+        """Answer and read only the sender of the datagram read last (the vehicle's heartbeat)."""
         if self.last_sender is None:
             return
         self.vehicle_address = self.last_sender
+        self.vehicle_ids = ids
         self.clients = {self.vehicle_address}
         self.clients_last_alive = {self.vehicle_address: time.time()}
 
 
-def _bind_towards(sock: socket.socket, destination: tuple[str, int]) -> None:
-    """Bind an outbound UDP socket to the one local address that reaches ``destination``.
+class VehicleUdpClient(_VehicleOnly, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
+    """pymavlink's UDP client (``udpout``), reading only what comes from the address it sends to.
 
-    Left unbound, the kernel binds it to every interface (0.0.0.0) at the first send, so a vehicle
-    on the loopback would expose our port to the network.
+    The stock one reads every datagram that reaches its port, whoever sent it.  ArduPilot answers
+    from the port it listens on, so the vehicle's address is the destination from the start.
     """
-    if ipaddress.ip_address(destination[0]).is_loopback:
-        sock.bind(("127.0.0.1", 0))
-        return
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(destination)  # no datagram is sent: this only asks the routing table
-        sock.bind((probe.getsockname()[0], 0))
+
+    def __init__(self, address: str, destination: tuple[str, int], **ids: int) -> None:
+        super().__init__(address, input=False, **ids)
+        self._init_filter()
+        self.vehicle_address = destination
+
+    def recv(self, n: int | None = None) -> bytes:
+        del n
+        try:
+            data, sender = self.port.recvfrom(mavutil.UDP_MAX_PACKET_LEN)
+        except (BlockingIOError, InterruptedError, ConnectionRefusedError):
+            return b""
+        return b"" if self._from_elsewhere(data, sender) else bytes(data)
+
+    def pin_vehicle(self, ids: tuple[int, int] | None = None) -> None:
+        self.vehicle_ids = ids
 
 
 def open_connection(endpoint: DeviceEndpoint, baudrate: int, timeout: float) -> Any:
@@ -125,9 +181,11 @@ def open_connection(endpoint: DeviceEndpoint, baudrate: int, timeout: float) -> 
     if endpoint.scheme == "udpout":
         # pymavlink resolves lazily and swallows the error on every send: resolve once, loudly
         resolved = socket.getaddrinfo(endpoint.host, endpoint.port, socket.AF_INET, socket.SOCK_DGRAM)[0][4]
-        link = mavutil.mavudp(endpoint.address, input=False, **ids)
-        _bind_towards(link.port, (str(resolved[0]), endpoint.port))
-        return link
+        destination = (str(resolved[0]), endpoint.port)
+        client = VehicleUdpClient(endpoint.address, destination, **ids)
+        # Left unbound, the kernel would bind it to every interface (0.0.0.0) at the first send.
+        client.port.bind((route_source_host(destination), 0))
+        return client
     return mavutil.mavserial(endpoint.address, baud=baudrate, **ids)
 
 

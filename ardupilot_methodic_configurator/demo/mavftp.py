@@ -26,6 +26,10 @@ HEADER = struct.Struct("<HBBBBBBI")  # seq, session, opcode, size, req_opcode, b
 PAYLOAD_SIZE = 251  # FILE_TRANSFER_PROTOCOL.payload
 DATA_MAX = PAYLOAD_SIZE - HEADER.size  # 239
 BURST_PACKET_LIMIT = 500  # ArduPilot's transfer size per burst request
+# ArduPilot answers a burst of size 1 with 500 one-byte replies: one small request, 500 datagrams.
+# The demo sends no chunk smaller than this (MAVProxy's and pymavlink's burst_read_size); pymavlink
+# takes a larger chunk than it asked for as a server that ignores the size and reads on.
+MIN_BURST_CHUNK = 80
 
 
 class FtpOp(IntEnum):
@@ -270,7 +274,7 @@ class MavftpServer:
         error = self._session_error(request)
         if error:
             return error
-        size = min(request.size or DATA_MAX, DATA_MAX)
+        size = min(max(request.size or DATA_MAX, MIN_BURST_CHUNK), DATA_MAX)
         replies: list[bytes] = []
         seq = request.seq + 1
         offset = request.offset

@@ -22,7 +22,6 @@ changes whenever a different ground station is being served, so the vehicle can 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import socket
 import sys
 from abc import ABC, abstractmethod
@@ -33,10 +32,10 @@ from typing import Any
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from .. import _
-from ..net.host_port import HostPortError, format_host_port, parse_host_port
-from ..net.services import Address, bind_udp, local_address
+from ..net.host_port import EMPTY_HOST, HostPortError, format_host_port, parse_host_port
+from ..net.services import Address, bind_udp, local_address, route_source_host
 
-LOOPBACK = "127.0.0.1"
+LOOPBACK = EMPTY_HOST
 RECV_BUFFER_SIZE = 65536
 MAX_DATAGRAMS_PER_WAKEUP = 64
 TCP_OUTPUT_LIMIT = 256 * 1024  # bytes waiting for a slow client before messages are dropped
@@ -85,18 +84,18 @@ def parse_endpoint(text: str) -> LinkEndpoint:
             _("{text!r}: say tcp:HOST:PORT, udpin:HOST:PORT or udpout:HOST:PORT").format(text=text)
         )
     lowest = 1 if kind is LinkKind.UDP_OUT else 0
+    if "[" in rest:
+        # pymavlink, and so every ground station built on it, splits addresses at the first colon.
+        raise LinkEndpointError(
+            _("{text!r}: the simulated vehicle serves IPv4 only, e.g. {kind}:127.0.0.1:5760").format(
+                text=text, kind=kind.value
+            )
+        )
     try:
         host, port = parse_host_port(rest, default_host=LOOPBACK, port_alone=True, lowest_port=lowest)
     except HostPortError as error:
         raise LinkEndpointError(error.describe(text)) from None
     return LinkEndpoint(kind, host, port)
-
-
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(socket.gethostbyname(host)).is_loopback
-    except (OSError, ValueError):
-        return False
 
 
 def _new_parser() -> Any:
@@ -121,6 +120,8 @@ class MavlinkLink(ABC):
     def __init__(self) -> None:
         self.peer_generation = 0
         self.dropped_messages = 0
+        # Datagrams from a sender this link does not serve (udpout hears only its ground station).
+        self.foreign_datagrams = 0
 
     @property
     @abstractmethod
@@ -183,10 +184,8 @@ class UdpLink(MavlinkLink):
 
     @classmethod
     def udp_out(cls, endpoint: LinkEndpoint) -> UdpLink:
-        # Loopback targets are reached from loopback; a remote target needs a routable source.
-        bind_host = LOOPBACK if _is_loopback(endpoint.host) else "0.0.0.0"
         target = (socket.gethostbyname(endpoint.host), endpoint.port)
-        return cls((bind_host, 0), peer=target, learn_peer=False)
+        return cls((route_source_host(target), 0), peer=target, learn_peer=False)
 
     @property
     def local_address(self) -> Address:
@@ -214,6 +213,10 @@ class UdpLink(MavlinkLink):
                 break
             except OSError:
                 # e.g. Windows reports an earlier send's ICMP port-unreachable here; keep serving.
+                continue
+            if self._fixed_peer is not None and (str(sender[0]), int(sender[1])) != self._fixed_peer:
+                # udpout talks to the one ground station it was given; anyone else is not heard.
+                self.foreign_datagrams += 1
                 continue
             # A datagram is a whole unit: junk in one must not swallow the start of the next.
             messages = _parse(_new_parser(), data)

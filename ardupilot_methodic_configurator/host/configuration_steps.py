@@ -49,6 +49,10 @@ SCHEMA_FILENAME = "configuration_steps_schema.json"
 _STEP_FILE_PATTERN = re.compile(r"^configuration_steps_(?P<vehicle>[A-Za-z0-9]+)\.json$")
 # A broken file can violate the schema in hundreds of places; the first few locate the problem.
 MAX_REPORTED_PROBLEMS = 5
+# The methodic configurator 5.0.1's step files are 128-171 KB and nest 5 levels deep; a file far
+# beyond either is not a step file, and reading it whole (or recursing into it) would only stall.
+MAX_STEP_FILE_CHARS = 8 << 20
+MAX_NESTING = 32
 
 
 class ConfigurationStepsError(ValueError):
@@ -225,26 +229,35 @@ def load_configuration_steps_file(path: str | Path, vehicle: str | None = None) 
         match = _STEP_FILE_PATTERN.match(file_path.name)
         vehicle = match.group("vehicle") if match else file_path.stem
     try:
-        text = file_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with file_path.open("rb") as stream:
+            data = stream.read(MAX_STEP_FILE_CHARS + 1)
+    except OSError as exc:
         raise ConfigurationStepsError(
-            str(file_path), None, _("cannot be read: {error}").format(error=exc)
+            str(file_path), None, _("cannot be read: {error}").format(error=exc.strerror or exc)
+        ) from exc
+    if len(data) > MAX_STEP_FILE_CHARS:
+        raise _too_large(str(file_path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigurationStepsError(
+            str(file_path), None, _("is not UTF-8 text (byte {offset})").format(offset=exc.start)
         ) from exc
     return parse_configuration_steps(text, source=str(file_path), vehicle=vehicle)
 
 
 def parse_configuration_steps(text: str, source: str, vehicle: str) -> ConfigurationSteps:
-    """Parse and validate step-file ``text``; ``source`` names it in error messages."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
+    """Parse and validate step-file ``text``; ``source`` names it in error messages.
+
+    Whatever the text, the only error is a :class:`ConfigurationStepsError`.
+    """
+    if len(text) > MAX_STEP_FILE_CHARS:
+        raise _too_large(source)
+    document = _json_document(text, source)
+    if _nesting(document) > MAX_NESTING:
         raise ConfigurationStepsError(
-            source,
-            None,
-            _("is not valid JSON: {message} (line {line}, column {column})").format(
-                message=exc.msg, line=exc.lineno, column=exc.colno
-            ),
-        ) from exc
+            source, "$", _("nests more than {limit} levels deep").format(limit=MAX_NESTING)
+        )
     problems = _schema_problems(document, configuration_steps_schema())
     if not problems:
         problems = _cross_reference_problems(document)
@@ -260,6 +273,53 @@ def parse_configuration_steps(text: str, source: str, vehicle: str) -> Configura
             _("does not match the configuration steps schema: {reason}").format(reason=reason),
         )
     return _build(document, source=source, vehicle=vehicle)
+
+
+def _too_large(source: str) -> ConfigurationStepsError:
+    return ConfigurationStepsError(
+        source,
+        None,
+        _("is larger than {size} MiB: not a configuration steps file").format(size=MAX_STEP_FILE_CHARS >> 20),
+    )
+
+
+def _json_document(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigurationStepsError(
+            source,
+            None,
+            _("is not valid JSON: {message} (line {line}, column {column})").format(
+                message=exc.msg, line=exc.lineno, column=exc.colno
+            ),
+        ) from exc
+    except RecursionError as exc:
+        raise ConfigurationStepsError(
+            source, None, _("nests more than {limit} levels deep").format(limit=MAX_NESTING)
+        ) from exc
+    except ValueError as exc:
+        # Python refuses integers of more than 4300 digits; no step file has one.
+        raise ConfigurationStepsError(source, None, _("holds a number too long to read")) from exc
+
+
+def _nesting(document: object) -> int:
+    """How deep arrays and objects nest in ``document`` (0 for a scalar), without recursion."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(document, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Iterable[object] = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if depth <= MAX_NESTING:
+            pending.extend((child, depth) for child in children)
+    return deepest
 
 
 def plugin_for_step(steps: ConfigurationSteps, filename: str) -> StepPlugin | None:

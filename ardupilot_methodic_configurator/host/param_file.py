@@ -16,12 +16,14 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 
 from .. import _
+from ..plugins.rc_receiver_telemetry import readable_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -38,11 +40,20 @@ RECEIVER_STEP_SUFFIX = "_remote_controller_receiver.param"
 PARAM_NAME_MAX_LENGTH = 16
 _NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 # Name and value are separated by a comma (Mission Planner, the methodic configurator) or by
-# white space (MAVProxy, QGroundControl exports without the vehicle columns).
-_LINE = re.compile(r"^(?P<name>[^\s,]+)\s*(?:,|\s)\s*(?P<value>[^\s,]+)$")
-_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
-# A file with thousands of broken lines is not a parameter file; the first few say so.
+# white space (MAVProxy, QGroundControl exports without the vehicle columns).  The line is split at
+# its first separator, so reading it takes time in proportion to its length (a pattern that let
+# the separator's spaces match in several ways took seconds for one long line).
+_SEPARATOR = re.compile(r"[\s,]")
+# ASCII digits only, as ArduPilot reads them: not Arabic-Indic or full-width ones.
+_NUMBER = re.compile(r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$", re.ASCII)
+# ArduPilot parameter files are kilobytes; a file a thousand times larger is not one.
+MAX_FILE_BYTES = 1 << 20
+# What an error quotes of a bad line: enough to find it, never the whole line.
+MAX_QUOTED = 60
+# A file with thousands of broken lines is not a parameter file; the first few say so, and
+# reading stops after MAX_CHECKED_PROBLEMS (half a million bad lines took a second to describe).
 MAX_REPORTED_PROBLEMS = 10
+MAX_CHECKED_PROBLEMS = 1000
 
 
 @dataclass(frozen=True)
@@ -67,10 +78,17 @@ class ParamFileError(ValueError):
     """A ``.param`` file could not be read or has bad lines; ``problems`` lists every bad line."""
 
     def __init__(
-        self, source: str, problems: tuple[ParamLineProblem, ...] = (), reason: str | None = None
+        self,
+        source: str,
+        problems: tuple[ParamLineProblem, ...] = (),
+        reason: str | None = None,
+        *,
+        stopped: bool = False,
     ) -> None:
         self.source = source
         self.problems = problems
+        # True when reading stopped at MAX_CHECKED_PROBLEMS: later lines were not looked at.
+        self.stopped = stopped
         parts = [] if reason is None else [_("{source}: {reason}").format(source=source, reason=reason)]
         parts += [
             _("{source} line {line}: {reason}").format(
@@ -78,7 +96,13 @@ class ParamFileError(ValueError):
             )
             for problem in problems[:MAX_REPORTED_PROBLEMS]
         ]
-        if len(problems) > MAX_REPORTED_PROBLEMS:
+        if stopped:
+            parts.append(
+                _("{source}: stopped after {count} bad lines: not an ArduPilot parameter file").format(
+                    source=source, count=len(problems)
+                )
+            )
+        elif len(problems) > MAX_REPORTED_PROBLEMS:
             parts.append(
                 _("{source}: and {count} more bad lines").format(
                     source=source, count=len(problems) - MAX_REPORTED_PROBLEMS
@@ -91,17 +115,47 @@ def read_param_file(path: str | os.PathLike[str]) -> tuple[ParamEntry, ...]:
     """Parse the ``.param`` file at ``path``; raise :class:`ParamFileError` naming file and lines."""
     source = os.fspath(path)
     try:
-        with open(source, encoding="utf-8-sig") as stream:
-            text = stream.read()
-    except UnicodeDecodeError as exc:
-        raise ParamFileError(
-            source, reason=_("is not UTF-8 text (byte {offset})").format(offset=exc.start)
-        ) from exc
+        data = _read_regular_file(source)
     except OSError as exc:
         raise ParamFileError(
             source, reason=_("cannot be read: {error}").format(error=exc.strerror or exc)
         ) from exc
+    if data is None:
+        raise ParamFileError(source, reason=_("is not a regular file (a device, a pipe or a folder)"))
+    if len(data) > MAX_FILE_BYTES:
+        raise ParamFileError(
+            source,
+            reason=_("is larger than {size} MiB: not an ArduPilot parameter file").format(
+                size=MAX_FILE_BYTES >> 20
+            ),
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParamFileError(
+            source, reason=_("is not UTF-8 text (byte {offset})").format(offset=exc.start)
+        ) from exc
     return parse_param_text(text, source)
+
+
+def _read_regular_file(path: str) -> bytes | None:
+    """At most one byte more than `MAX_FILE_BYTES` of the regular file at ``path``; None for
+    anything else.  Opened without blocking, so a pipe or a device never holds the caller."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        chunks: list[bytes] = []
+        left = MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(descriptor, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def example_receiver_param_file(vehicle: str = EXAMPLE_VEHICLE) -> str:
@@ -147,7 +201,13 @@ class ShownParameters:
         try:
             entries = read_param_file(path)
         except ParamFileError as error:
-            self.error = str(error)
+            return self.use_file(path, None, str(error))
+        return self.use_file(path, entries, None)
+
+    def use_file(self, path: str, entries: tuple[ParamEntry, ...] | None, error: str | None) -> bool:
+        """Show what reading ``path`` gave (read elsewhere, e.g. off the window's thread)."""
+        if entries is None:
+            self.error = error or _("{path} could not be read").format(path=path)
             return False
         self.entries = entries
         self.source = path
@@ -179,7 +239,11 @@ def parse_param_text(text: str, source: str) -> tuple[ParamEntry, ...]:
     entries: list[ParamEntry] = []
     problems: list[ParamLineProblem] = []
     first_line_of: dict[str, int] = {}
+    stopped = False
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(problems) >= MAX_CHECKED_PROBLEMS:
+            stopped = True
+            break
         content, _hash, comment_text = raw.partition("#")
         content = content.strip()
         if not content:
@@ -202,28 +266,41 @@ def parse_param_text(text: str, source: str) -> tuple[ParamEntry, ...]:
         first_line_of[entry_or_reason.name] = number
         entries.append(entry_or_reason)
     if problems:
-        raise ParamFileError(source, tuple(problems))
+        raise ParamFileError(source, tuple(problems), stopped=stopped)
     return tuple(entries)
 
 
 def _parse_line(content: str, comment: str | None, number: int) -> ParamEntry | str:
     """The entry on one non-empty line, or the reason it is not one."""
-    match = _LINE.match(content)
-    if match is None:
-        if not any(separator in content for separator in (",", " ", "\t")):
-            return _("'{text}' has no value; expected NAME,VALUE").format(text=content)
-        return _("'{text}' is not of the form NAME,VALUE").format(text=content)
-    name, value_text = match.group("name"), match.group("value")
+    separator = _SEPARATOR.search(content)
+    if separator is None:
+        return _("'{text}' has no value; expected NAME,VALUE").format(text=_quoted(content))
+    name = content[: separator.start()]
+    value_text = content[separator.start() :].strip()
+    if value_text.startswith(","):
+        value_text = value_text[1:].lstrip()
+    if not name or not value_text or _SEPARATOR.search(value_text):
+        return _("'{text}' is not of the form NAME,VALUE").format(text=_quoted(content))
     if not _NAME.match(name):
-        return _("'{name}' is not a parameter name (upper-case letters, digits and _)").format(name=name)
+        return _("'{name}' is not a parameter name (upper-case letters, digits and _)").format(
+            name=_quoted(name)
+        )
     if len(name) > PARAM_NAME_MAX_LENGTH:
-        return _("'{name}' is longer than {limit} characters").format(name=name, limit=PARAM_NAME_MAX_LENGTH)
+        return _("'{name}' is longer than {limit} characters").format(
+            name=_quoted(name), limit=PARAM_NAME_MAX_LENGTH
+        )
+    shown = _quoted(value_text)
     if not _NUMBER.match(value_text):
-        return _("the value of {name}, '{value}', is not a number").format(name=name, value=value_text)
+        return _("the value of {name}, '{value}', is not a number").format(name=name, value=shown)
     value = float(value_text)
     if not math.isfinite(value):
-        return _("the value of {name}, '{value}', is out of range").format(name=name, value=value_text)
+        return _("the value of {name}, '{value}', is out of range").format(name=name, value=shown)
     return ParamEntry(name=name, value=value, comment=comment or None, line=number)
+
+
+def _quoted(text: str) -> str:
+    """A bounded, printable excerpt of a file's text for an error message."""
+    return readable_text(text, MAX_QUOTED)
 
 
 class StepFiles:

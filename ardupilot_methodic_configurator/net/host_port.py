@@ -11,10 +11,14 @@ connection type) words the error itself from `HostPortError.problem`; the others
 
 from __future__ import annotations
 
+import ipaddress
 from enum import Enum
 
 from .. import _
 
+# What an empty host means wherever one may be left out (``udpin::14550``, ``--serve-demo tcp::5760``):
+# this computer only.  A port is reachable from the network only when the user names an address.
+EMPTY_HOST = "127.0.0.1"
 HIGHEST_PORT = 65535
 # More digits than this cannot be a port, and int() refuses thousands of digits with a ValueError.
 _MAX_PORT_DIGITS = 5
@@ -85,3 +89,23 @@ def parse_host_port(
 def format_host_port(host: str, port: int) -> str:
     """The text `parse_host_port` reads back as ``(host, port)``: an IPv6 host goes in brackets."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for a loopback address or ``localhost``; False for a wildcard, a network address or a name."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def beyond_loopback_notice(what: str, host: str, port: int) -> str | None:
+    """The one sentence said when ``what`` listens on ``host`` beyond the loopback; None on loopback."""
+    if is_loopback_host(host):
+        return None
+    return _(
+        "{what} listens on {address}, beyond this computer's loopback: other computers on the network "
+        "can reach it."
+    ).format(what=what, address=format_host_port(host, port))

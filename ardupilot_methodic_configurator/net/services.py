@@ -10,6 +10,7 @@ anything with ``start()``/``stop()`` the matching context manager.  ``bind_udp``
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 from abc import ABC, abstractmethod
@@ -112,6 +113,21 @@ def bind_udp(
         sock.close()
         raise
     return sock
+
+
+def route_source_host(destination: Address) -> str:
+    """The local address this computer sends from to reach ``destination`` (its routing table's
+    answer; nothing is sent).  An ephemeral socket bound to it is reachable only where it must be,
+    where an unbound one would take every interface (0.0.0.0) at its first send."""
+    family = socket.AF_INET6 if ":" in destination[0] else socket.AF_INET
+    try:
+        if ipaddress.ip_address(destination[0]).is_loopback:
+            return "::1" if family == socket.AF_INET6 else "127.0.0.1"
+    except ValueError:
+        pass
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        probe.connect(destination)
+        return str(probe.getsockname()[0])
 
 
 def local_address(sock: socket.socket) -> Address:

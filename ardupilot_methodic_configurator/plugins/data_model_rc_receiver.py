@@ -52,6 +52,8 @@ from .rc_receiver_telemetry import (
     StatusSample,
     channels_sample,
     from_selected,
+    int_field,
+    link_kind,
     selected_target,
     status_sample,
     sys_status_failsafe,
@@ -108,6 +110,7 @@ class RCReceiverDataModel:
         # The connection object the current test belongs to.  Held strongly so that a new
         # connection can never reuse its identity.
         self._master: Any = self._fc.master
+        self._link_kind = link_kind(self._master)
         self._connection_number = 0 if self._master is None else 1
         self._active = False
         self._suspended = False
@@ -301,6 +304,7 @@ class RCReceiverDataModel:
         # A different connection: nothing learnt on the previous one may leak into this test,
         # and nothing meant for it (ACK matching, interval restore) may reach the new one.
         self._master = master
+        self._link_kind = link_kind(master)
         if master is not None:
             self._connection_number += 1
         self._commands.cancel_all(_("The connection to the flight controller changed."))
@@ -536,6 +540,7 @@ class RCReceiverDataModel:
         live_channels = channels if channels_live else None
         live_status = status.status if status_live and status is not None else None
         history = self._history
+        master = self._master
         requests = self._streams.statuses()
         state = receiver_state(
             channels=live_channels.channels if live_channels else _NO_CHANNELS,
@@ -550,6 +555,10 @@ class RCReceiverDataModel:
             failsafe_transitions=history.transitions,
             link_error=self._link_error,
             internal_error=self._internal_error,
+            link_kind=self._link_kind,
+            # Counted by our own UDP links (the methodic configurator's have no such counts).
+            foreign_datagrams=int_field(master, "foreign_datagrams") or 0,
+            impostor_datagrams=int_field(master, "impostor_datagrams") or 0,
             backlog=self._backlog,
             rc_channels_rate_hz=self._channels_rate.rate_hz(now),
             sys_status_rate_hz=self._status_rate.rate_hz(now),

@@ -20,14 +20,21 @@ from __future__ import annotations
 import logging
 import tkinter as tk
 from collections.abc import Callable
-from tkinter import filedialog, ttk
+from pathlib import Path
+from tkinter import filedialog, messagebox, ttk
 from typing import TYPE_CHECKING, Protocol
 
 from .. import _
 from .plugin_constants import PLUGIN_RC_RECEIVER
 from .plugin_factory import plugin_factory
 from .plugin_protocol import PluginPauseReason
-from .rc_receiver_report import REPORT_BASENAME, save_to_vehicle_directory, write_report
+from .rc_receiver_report import (
+    REPORT_BASENAME,
+    ReportPathError,
+    existing_report_files,
+    save_to_vehicle_directory,
+    write_report,
+)
 from .rc_receiver_snapshot import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
@@ -183,6 +190,7 @@ class RCReceiverView(ttk.Frame):
         self.guidance.pack(padx=6, pady=6, anchor=tk.W)
         # Where "Save report…" asks for a file when the host has no vehicle directory.
         self.ask_report_path: Callable[[], str] = self._ask_report_path
+        self.confirm_replace: Callable[[tuple[Path, ...]], bool] = self._confirm_replace
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -265,17 +273,40 @@ class RCReceiverView(ttk.Frame):
         )
         return str(path or "")
 
+    def _confirm_replace(self, files: tuple[Path, ...]) -> bool:
+        return bool(
+            messagebox.askyesno(
+                title=_("Save report"),
+                message=_(
+                    "The report is saved as two files, and these exist already:\n{files}\n\nReplace them?"
+                ).format(files="\n".join(str(file) for file in files)),
+                parent=self,
+            )
+        )
+
     def _on_save_report(self) -> None:
         state = self._model.state
         path = "" if state.check.report_directory else self.ask_report_path()
+        if path and not self._may_replace(path):
+            return
         self.save_report(path or None)
+
+    def _may_replace(self, path: str) -> bool:
+        """The file dialog confirmed replacing the name it returned, not its sibling: ask for that."""
+        try:
+            existing = existing_report_files(path)
+        except ReportPathError:
+            return True
+        picked = Path(path).expanduser()
+        unconfirmed = tuple(file for file in existing if file != picked)
+        return not unconfirmed or self.confirm_replace(existing)
 
     def save_report(self, path: str | None = None) -> bool:
         """Write the report of the current snapshot: to ``path``, else into the vehicle directory."""
         state = self._model.state
         try:
             written = write_report(state, path) if path else save_to_vehicle_directory(state)
-        except OSError as error:
+        except (OSError, ReportPathError) as error:
             self.guide.show_saved(
                 _("The report could not be saved: {error}").format(error=error), self._set_option, error=True
             )

@@ -51,7 +51,7 @@ from .rc_receiver_snapshot import (
     RCReceiverState,
     ReceiverCheck,
 )
-from .rc_receiver_telemetry import sys_status_failsafe
+from .rc_receiver_telemetry import readable_text, sys_status_failsafe
 
 TransmitterSwitch = Callable[[bool], object]
 # A family's names with and without a throttle channel known, and a few more: plenty.
@@ -354,7 +354,7 @@ class ReceiverCheckTracker:
         for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
             value = getattr(info, attribute, None)
             if isinstance(value, str) and value.strip():
-                return value.strip()
+                return readable_text(value)
         return self._radio.firmware
 
     def report_directory(self) -> str | None:

@@ -33,6 +33,7 @@ from .rc_receiver_firmware import (
     stick_channels,
 )
 from .rc_receiver_snapshot import ChannelEvidence, FlightModeReading, RadioMessage
+from .rc_receiver_telemetry import readable_text
 
 MOVED_SPAN_US = 400
 _PWM_NO_VALUE = (0, 65535)
@@ -176,9 +177,8 @@ _FIRMWARE = re.compile(r"^(Ardu\w+|Rover|Blimp|AntennaTracker)\s+V\d+\.\d+\S*")
 
 
 def statustext(raw: object) -> str:
-    """The text of a STATUSTEXT ``text`` field (bytes or str, NUL padded)."""
-    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes | bytearray) else str(raw)
-    return text.split("\x00", 1)[0].strip()
+    """The text of a STATUSTEXT ``text`` field (bytes or str, NUL padded), as data to show."""
+    return readable_text(raw)
 
 
 def is_radio_message(text: str) -> bool:

@@ -12,7 +12,11 @@ vehicle's directory under fixed names, so the latest evidence sits beside the pa
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
+import tempfile
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -20,6 +24,7 @@ from typing import Any
 
 from .. import _
 from .rc_receiver_snapshot import FailsafeStatus, RCReceiverState, VerdictResult
+from .rc_receiver_telemetry import readable_text
 from .rc_receiver_wording import role_label, verdict_label
 
 SCHEMA_VERSION = 1
@@ -89,6 +94,11 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "automatic": check.guide.automatic,
             "failsafe_observed_s": _relative(state, state.failsafe_observed_at),
             "recovery_observed_s": _relative(state, state.recovery_observed_at),
+        },
+        "link": {
+            "kind": state.link_kind,
+            "foreign_datagrams": state.foreign_datagrams,
+            "impostor_datagrams": state.impostor_datagrams,
         },
         "receiver": {
             "present": state.receiver_present,
@@ -160,12 +170,24 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
     }
 
 
+# Characters that mean something to Markdown where they stand: escaped in every text that did
+# not come from this program, so that a STATUSTEXT cannot start a heading or a table.
+_MARKDOWN = str.maketrans({char: "\\" + char for char in "\\`*_[]<>#|~"})
+
+
+def _text(value: object) -> str:
+    """A text of the vehicle's (or any field of the report) as Markdown that shows it as it is."""
+    return readable_text(value).translate(_MARKDOWN)
+
+
 def _cell(value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
         return f"{value:g}"
-    return str(value).replace("|", "\\|")
+    if isinstance(value, int):
+        return str(value)
+    return _text(value)
 
 
 def build_markdown(report: dict[str, Any]) -> str:
@@ -176,7 +198,7 @@ def build_markdown(report: dict[str, Any]) -> str:
         "# "
         + _("RC receiver check: {result}").format(result=verdict_label(VerdictResult(verdict["result"]))),
         "",
-        verdict["detail"],
+        _text(verdict["detail"]),
         "",
         _("Vehicle: {family}, system {system}, component {component}, firmware {firmware}.").format(
             family=vehicle["family"],
@@ -188,12 +210,25 @@ def build_markdown(report: dict[str, Any]) -> str:
             when=report["generated_at"], tool=report["tool"]["name"], version=_cell(report["tool"]["version"])
         ),
     ]
+    link = report.get("link")
+    if link is not None:
+        lines.append(
+            _(
+                "Link: {kind}; datagrams from other addresses ignored: {foreign}, of them in the "
+                "vehicle's name: {impostor}."
+            ).format(
+                kind=_cell(link["kind"]),
+                foreign=link["foreign_datagrams"],
+                impostor=link["impostor_datagrams"],
+            )
+        )
     if verdict["failsafe_latency_s"] is not None:
         lines.append(_("RC failsafe latency: {latency:.2f} s.").format(latency=verdict["failsafe_latency_s"]))
     lines += ["", "## " + _("Findings"), ""]
     if report["findings"]:
         for finding in report["findings"]:
-            lines.append(f"- **{finding['severity']}** {finding['message']} {finding['action']}")
+            message, action = _text(finding["message"]), _text(finding["action"])
+            lines.append(f"- **{finding['severity']}** {message} {action}")
     else:
         lines.append(_("No findings."))
     lines += ["", "## " + _("Channels"), ""]
@@ -221,7 +256,7 @@ def build_markdown(report: dict[str, Any]) -> str:
         ]
     lines += ["", "## " + _("Timeline"), ""]
     for event in report["timeline"]:
-        text = event.get("text") or event["kind"]
+        text = _text(event["text"]) if event.get("text") else event["kind"]
         lines.append(f"- {event['t_s']:.2f} s: {text}")
     lines += [
         "",
@@ -231,7 +266,7 @@ def build_markdown(report: dict[str, Any]) -> str:
     ]
     lines.append("|---|---|---|")
     for entry in report["parameters"]:
-        lines.append(f"| {entry['name']} | {_cell(entry['value'])} | {entry['source']} |")
+        lines.append(f"| {_cell(entry['name'])} | {_cell(entry['value'])} | {entry['source']} |")
     lines += ["", "## " + _("Telemetry streams"), ""]
     for stream in report["streams"]:
         lines.append(
@@ -242,22 +277,116 @@ def build_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+class ReportPathError(ValueError):
+    """A report path that names no file (empty), in our words."""
+
+
+class ReportWriteError(OSError):
+    """The report could not be written; the message names the file and the reason in our words."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+# New files get the permissions the user's umask gives, as a plain open() would (mkstemp's are 0600).
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def report_paths(path: str | Path) -> tuple[Path, Path]:
-    """The JSON and Markdown files for ``path`` (either suffix given, or none: both added)."""
-    base = Path(path)
-    if base.suffix.lower() in (".json", ".md"):
+    """The JSON and Markdown files for ``path``.
+
+    Either suffix names both files (``PATH.json`` and ``PATH.md``), no suffix adds both; a folder
+    (one that exists, ``.``, ``/`` or a path ending in a separator) gets the default names inside
+    it; a leading ``~`` is the user's home, as a shell would read it.
+    """
+    text = os.fspath(path)
+    if not text.strip():
+        raise ReportPathError(_("the report path is empty: name a file or a folder"))
+    base = Path(text).expanduser()
+    if text.endswith(("/", os.sep)) or base.name in ("", ".", "..") or base.is_dir():
+        base = base / REPORT_BASENAME
+    elif base.suffix.lower() in (".json", ".md"):
         base = base.with_suffix("")
     return base.with_name(base.name + ".json"), base.with_name(base.name + ".md")
 
 
 def write_report(state: RCReceiverState, path: str | Path) -> tuple[Path, Path]:
-    """Write both files for ``state`` next to each other; returns their paths.  May raise OSError."""
+    """Write both files for ``state`` next to each other; returns their paths.
+
+    Both are written to temporary files in their folder first and renamed into place only when both
+    are complete, so a full disk or a bad name leaves the previous report whole.  A name that is a
+    symbolic link or a folder is refused: the report replaces regular files only, never what a link
+    points at.  Raises `ReportWriteError` when the report cannot be written.
+    """
     json_path, markdown_path = report_paths(path)
     report = build_report(state)
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    markdown_path.write_text(build_markdown(report), encoding="utf-8")
+    try:
+        _write_pair(json_path, markdown_path, report)
+    except ReportWriteError:
+        raise
+    except OSError as error:
+        where = error.filename if error.filename else json_path.parent
+        raise ReportWriteError(
+            _("{path}: {reason}").format(path=where, reason=error.strerror or type(error).__name__)
+        ) from error
     return json_path, markdown_path
+
+
+def _write_pair(json_path: Path, markdown_path: Path, report: dict[str, Any]) -> None:
+    contents = (
+        (json_path, (json.dumps(report, indent=2, ensure_ascii=False) + "\n").encode("utf-8")),
+        (markdown_path, build_markdown(report).encode("utf-8")),
+    )
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    for target, _content in contents:
+        _refuse_unless_replaceable(target)
+    written: list[tuple[str, Path]] = []
+    try:
+        for target, content in contents:
+            written.append((_write_temporary(target, content), target))
+        for temporary, target in written:
+            _refuse_unless_replaceable(target)
+            os.replace(temporary, target)
+    finally:
+        for temporary, _target in written:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+
+
+def existing_report_files(path: str | Path) -> tuple[Path, ...]:
+    """Those of the two report files for ``path`` that exist already (what saving replaces)."""
+    return tuple(target for target in report_paths(path) if os.path.lexists(target))
+
+
+def _refuse_unless_replaceable(target: Path) -> None:
+    try:
+        found = os.lstat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(found.st_mode):
+        raise ReportWriteError(
+            _("{path} is a symbolic link; the report is not written through it").format(path=target)
+        )
+    if not stat.S_ISREG(found.st_mode):
+        raise ReportWriteError(_("{path} exists and is not a regular file").format(path=target))
+
+
+def _write_temporary(target: Path, content: bytes) -> str:
+    """``content`` in a new file beside ``target`` (created exclusively, so no link is followed)."""
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(descriptor, 0o666 & ~_UMASK)
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(content)
+            stream.flush()
+            os.fsync(stream.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    return temporary
 
 
 def save_to_vehicle_directory(state: RCReceiverState) -> tuple[Path, Path] | None:

@@ -267,6 +267,12 @@ class RCReceiverState:
     link_error: str | None = None
     # A fault of the check itself (a bug), in words; never a link fault, which is `link_error`.
     internal_error: str | None = None
+    # The kind of link ("serial", "tcp", "udpin", "udpout"...), and the datagrams a UDP link
+    # dropped because they came from another address than the vehicle's, and how many of those
+    # claimed the vehicle's own system id (another sender on this port).
+    link_kind: str | None = None
+    foreign_datagrams: int = 0
+    impostor_datagrams: int = 0
     backlog: bool = False
     rc_channels_rate_hz: float = 0.0
     sys_status_rate_hz: float = 0.0

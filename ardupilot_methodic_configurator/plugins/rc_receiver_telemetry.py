@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
 from .rc_receiver_snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ChannelReading, FailsafeStatus
@@ -204,6 +205,38 @@ def sys_status_failsafe(msg: Any) -> FailsafeStatus:
         msg.onboard_control_sensors_enabled,
         msg.onboard_control_sensors_health,
     )
+
+
+# Longer than any STATUSTEXT ArduPilot sends (50 characters, or a few chunks of them).
+MAX_SHOWN_TEXT = 200
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+_CONTROLS.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def readable_text(raw: object, limit: int = MAX_SHOWN_TEXT) -> str:
+    """Text that came from a link, fit to be shown anywhere: data, never terminal control.
+
+    Bytes are decoded as UTF-8 (bad bytes replaced), the text ends at its first NUL (as MAVLink's
+    fixed-size fields do), every control character is written as its escape (ESC as ``\x1b``, a
+    line break as ``\n``) so it can neither move a terminal's cursor nor start a new line, and the
+    whole is cut to ``limit`` characters, an ellipsis saying so.
+    """
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes | bytearray) else str(raw)
+    text = text.split("\x00", 1)[0].strip().translate(_CONTROLS)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def link_kind(master: object) -> str | None:
+    """What kind of pymavlink link ``master`` is, in the words of its device strings."""
+    if isinstance(master, mavutil.mavserial):
+        return "serial"
+    if isinstance(master, mavutil.mavtcpin):
+        return "tcpin"
+    if isinstance(master, mavutil.mavtcp):
+        return "tcp"
+    if isinstance(master, mavutil.mavudp):
+        return "udpin" if getattr(master, "udp_server", False) else "udpout"
+    return None if master is None else type(master).__name__
 
 
 STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))

@@ -124,6 +124,8 @@ def notice_lines(state: RCReceiverState, view_error: str | None) -> tuple[list[s
         lines.append(state.internal_error)
     if view_error is not None and view_error != state.internal_error:
         lines.append(view_error)
+    if state.impostor_datagrams:
+        lines.append(impostor_text(state.impostor_datagrams))
     if state.link_error is not None:
         lines.append(_("Link error: {error}").format(error=state.link_error))
     elif not state.connected:
@@ -263,3 +265,11 @@ def describe_internal_error(error: BaseException) -> str:
         "Internal error of the receiver check ({detail}). This is a fault of the program, not of "
         "the link; the log has the details. Please report it."
     ).format(detail=detail)
+
+
+def impostor_text(count: int) -> str:
+    """Another program sends on this port in the vehicle's name; its datagrams are not evidence."""
+    return _(
+        "Another sender on this port claims to be the vehicle: {count} of its datagrams were "
+        "ignored. Only the vehicle's own address counts."
+    ).format(count=count)

@@ -75,6 +75,8 @@ class UdpRelay(ThreadedService):
         self._allowed = None if config.allowed_peers is None else frozenset(config.allowed_peers)
         self._listen_sock: socket.socket | None = None
         self._target_sock: socket.socket | None = None
+        # Where the relay's own forwarding comes from: never a peer.
+        self._own_outbound: Address | None = None
         self._target: Address | None = None
         self._listen_address: Address = config.listen
         self._wake_r: socket.socket | None = None
@@ -101,6 +103,7 @@ class UdpRelay(ThreadedService):
                 self._target = resolve(self.config.target, family, "target")
                 host = outbound_host(self._listen_address[0], self._target, family)
                 self._target_sock = self._open_socket(family, (host, 0), "outbound")
+                self._own_outbound = local_address(self._target_sock)
             self._wake_r, self._wake_w = socket.socketpair()
             self._wake_r.setblocking(False)
             self._wake_w.setblocking(False)
@@ -114,7 +117,7 @@ class UdpRelay(ThreadedService):
         except OSError as error:
             raise RelayError(
                 _("Cannot open the {what} socket on {address}: {error}").format(
-                    what=what, address=format_address(address), error=error
+                    what=what, address=format_address(address), error=error.strerror or error
                 )
             ) from error
 
@@ -288,6 +291,10 @@ class UdpRelay(ThreadedService):
 
     def _from_peer(self, data: bytes, source: Address) -> None:
         now = self._clock()
+        if self._is_own_outbound(source):
+            # The relay's own forwarding came back to it: passed on, it would go round for ever.
+            self._book.count_only(Direction.FROM_PEER, now, source, len(data), unexpected=True)
+            return
         if not self._admissible(data):
             self._book.count_only(Direction.FROM_PEER, now, source, len(data), unexpected=False)
             return
@@ -315,6 +322,13 @@ class UdpRelay(ThreadedService):
             forwarded=forwarded,
             track=forwarded or self._target is None,
         )
+
+    def _is_own_outbound(self, source: Address) -> bool:
+        own = self._own_outbound
+        if own is None or source[1] != own[1]:
+            return False
+        # An outbound socket on every interface sends from whichever address the route picks.
+        return source[0] == own[0] or own[0] in ("0.0.0.0", "::")
 
     def _may_become_peer(self, source: Address, now: float, data: bytes) -> bool:
         """Whether a datagram from ``source`` (not the current peer) may pass."""

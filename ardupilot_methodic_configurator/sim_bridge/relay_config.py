@@ -61,3 +61,9 @@ class RelayConfig:
             raise ValueError(_("The capture ring needs room for at least one datagram."))
         if self.rate_window_s <= 0:
             raise ValueError(_("The rate window must be longer than zero seconds."))
+        if self.target is not None and self.target == self.listen and self.listen[1] != 0:
+            raise ValueError(
+                _("The relay's target {address} is its own listen address: it would send to itself.").format(
+                    address=f"{self.listen[0]}:{self.listen[1]}"
+                )
+            )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _
-from ..net.host_port import HostPortError, HostPortProblem, parse_host_port
+from ..net.host_port import HostPortError, HostPortProblem, format_host_port, parse_host_port
 from .protocols.table import NAMES
 
 
@@ -32,7 +32,12 @@ class BridgeSpec:
 
     @property
     def name(self) -> str:
-        return f"{self.protocol} {self.listen[0]}:{self.listen[1]}"
+        return bridge_name(self.protocol, self.listen)
+
+
+def bridge_name(protocol: str, listen: tuple[str, int]) -> str:
+    """How a bridge is named on screen and in the panel: its protocol and listen address."""
+    return f"{protocol} {format_host_port(*listen)}"
 
 
 def parse_address(text: str, *, what: str) -> tuple[str, int]:
@@ -110,4 +115,31 @@ def parse_bridge_spec(text: str, resolve: Resolver = socket.getaddrinfo) -> Brid
         raise BridgeSpecError(_("The target port must not be 0."))
     if target is not None:
         target = _resolved_target(target, parts[2], resolve)
+        if _reaches_itself(listen, target):
+            raise BridgeSpecError(
+                _(
+                    "The bridge {text!r} would send to itself: its target is its own listen "
+                    "address, so one datagram would go round for ever. Give the target another port."
+                ).format(text=text)
+            )
     return BridgeSpec(protocol, listen, target)
+
+
+def _reaches_itself(listen: tuple[str, int], target: tuple[str, int]) -> bool:
+    """Whether what the relay sends to ``target`` would arrive at its own listen socket."""
+    if listen[1] != target[1]:
+        return False
+    if ipaddress.ip_address(listen[0]).is_unspecified:
+        # Listening on every interface: any address of this machine on that port is the relay.
+        return ipaddress.ip_address(target[0]).is_loopback or _is_local(target[0])
+    return ipaddress.ip_address(listen[0]) == ipaddress.ip_address(target[0])
+
+
+def _is_local(host: str) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.bind((host, 0))
+        except OSError:
+            return False
+    return True

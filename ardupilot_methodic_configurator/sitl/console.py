@@ -13,13 +13,32 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import IO
 
 MAX_LINES = 1000
 MAX_LINE_CHARS = 400
+# What the reader takes of one line before it is cut: a child that never writes a newline
+# (64 KB chunks of it) grew the reader to gigabytes when lines were read whole.
+MAX_LINE_BYTES = 4096
 _JSON_BLOCK_START = "JSON received:"
 _JSON_RC_KEY = "rc: rc_"
+
+
+def bounded_lines(stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterator[str]:
+    """The lines of ``stream``, each read as at most ``max_bytes``: the rest of a longer line is
+    skipped (in pieces of that size) and the line ends in "…"."""
+    while True:
+        raw = stream.readline(max_bytes)
+        if not raw:
+            return
+        if raw.endswith(b"\n"):
+            yield raw.decode("utf-8", "replace").rstrip("\r\n")
+            continue
+        yield raw.decode("utf-8", "replace") + "…"
+        while raw and not raw.endswith(b"\n"):
+            raw = stream.readline(max_bytes)
 
 
 @dataclass(frozen=True)

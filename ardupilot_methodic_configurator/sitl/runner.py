@@ -62,7 +62,7 @@ from ..sim_bridge.protocols.names import ARDUPILOT_JSON
 from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig
 from .config import SitlConfig, SitlState, SitlStatus, describe_exit, state_text
-from .console import ConsoleLog, JsonKeysWatch
+from .console import ConsoleLog, JsonKeysWatch, bounded_lines
 from .control import SitlControlLink
 
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
@@ -431,8 +431,7 @@ class SitlRunner:
 
     def _read_console(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
-            for raw in stream:
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            for line in bounded_lines(stream):
                 self.console.append(line)
                 self._watch_json_keys(line)
         with contextlib.suppress(OSError):

@@ -23,8 +23,11 @@ DEMO_DEVICE: Final = "demo"
 
 
 EXIT_PASSED = 0
+EXIT_ERROR = 1  # no connection, a report that could not be written, another error
+EXIT_USAGE = 2  # a wrong command line, as argparse exits
 EXIT_FAILED = 3
 EXIT_INCOMPLETE = 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a program ended by Ctrl-C
 # By verdict result ("PASSED", "FAILED", "INCOMPLETE").
 EXIT_STATUS = {"PASSED": EXIT_PASSED, "FAILED": EXIT_FAILED, "INCOMPLETE": EXIT_INCOMPLETE}
 
@@ -32,7 +35,7 @@ EXIT_STATUS = {"PASSED": EXIT_PASSED, "FAILED": EXIT_FAILED, "INCOMPLETE": EXIT_
 def exit_status_help() -> str:
     return _(
         "exit status: 0 the receiver test PASSED; 3 it FAILED; 4 it is INCOMPLETE (a step is missing); "
-        "1 no connection or another error; 2 a wrong command line"
+        "1 no connection, a report that could not be written or another error; 2 a wrong command line"
     )
 
 
@@ -41,7 +44,11 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--report",
         metavar="PATH",
-        help=_("terminal view: write the evidence report to PATH.json and PATH.md when the run ends"),
+        type=_report_path,
+        help=_(
+            "terminal view: write the evidence report to PATH.json and PATH.md when the run ends "
+            "(a folder gets rc_receiver_report.json and .md)"
+        ),
     )
     parser.add_argument(
         "--demo-vehicle",
@@ -58,6 +65,12 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         ).format(default=DEFAULT_SETUP),
     )
     parser.epilog = exit_status_help()
+
+
+def _report_path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_("the report needs a file or folder name"))
+    return text
 
 
 def demo_choice(args: argparse.Namespace) -> DemoChoice:

@@ -26,10 +26,10 @@ from typing import TextIO
 from .. import _
 from ..demo.mavlink_link import LinkEndpoint, LinkEndpointError, LinkKind, parse_endpoint
 from ..demo.system import DemoSystem
-from .options import TransmitterSchedule
+from ..net.host_port import beyond_loopback_notice
+from .options import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, TransmitterSchedule
 
 TICK_S = 0.1
-EXIT_INTERRUPTED = 130
 
 
 class _Terminated(BaseException):
@@ -117,7 +117,7 @@ def serve_demo(
         endpoint = parse_endpoint(device)
     except LinkEndpointError as error:
         console.err.write(str(error) + "\n")
-        return 2
+        return EXIT_USAGE
     server = _Server(endpoint, schedule or TransmitterSchedule(), console, clock)
     try:
         with _sigterm_unwinds():
@@ -149,9 +149,12 @@ class _Server:
             demo = DemoSystem(endpoint=self._endpoint, clock=self._clock)
         except OSError as error:
             self._console.err.write(
-                _("Cannot serve on {device}: {reason}").format(device=self._endpoint, reason=error) + "\n"
+                _("Cannot serve on {device}: {reason}").format(
+                    device=self._endpoint, reason=error.strerror or error
+                )
+                + "\n"
             )
-            return 1
+            return EXIT_ERROR
         self._demo = demo
         presses = _EnterPresses()
         interactive = self._console.stdin.isatty()
@@ -159,6 +162,7 @@ class _Server:
             threading.Thread(target=presses.read_from, args=(self._console.stdin,), daemon=True).start()
         with demo:
             self._announce(demo, interactive)
+            self._warn_if_exposed(demo)
             start = self._clock()
             scheduled_on = self._schedule.wanted_on(0.0)
             while not stop.wait(TICK_S):
@@ -190,6 +194,15 @@ class _Server:
         )
         self._console.out.flush()
 
+    def _warn_if_exposed(self, demo: DemoSystem) -> None:
+        if self._endpoint.kind is LinkKind.UDP_OUT:
+            return  # it hears only the ground station it sends to
+        host, port = demo.vehicle.address
+        notice = beyond_loopback_notice(_("The simulated vehicle"), host, port)
+        if notice is not None:
+            self._console.err.write(notice + "\n")
+            self._console.err.flush()
+
     def _switch(self, demo: DemoSystem, on: bool, elapsed: float) -> None:
         demo.set_transmitter_on(on)
         message = _("Transmitter switched on") if on else _("Transmitter switched off")
@@ -204,7 +217,7 @@ def run_serve_demo_command(args: argparse.Namespace) -> int:
             _("--serve-demo runs the simulated vehicle alone: leave out --demo, --device, --text, --bridge."),
             file=sys.stderr,
         )
-        return 2
+        return EXIT_USAGE
     return serve_demo(
         args.serve_demo,
         duration=args.duration,

@@ -18,17 +18,19 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .. import _
 from ..backend_flightcontroller import FlightController
 from ..demo.setups import DemoChoice
 from ..demo.system import DemoSystem
+from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
-from ..sim_bridge.relay_config import RelayConfig
-from ..sim_bridge.spec import BridgeSpec
+from ..sim_bridge.relay_config import RelayConfig, RelayError
+from ..sim_bridge.spec import BridgeSpec, bridge_name
 from ..sitl.config import SitlConfig
 from ..sitl.runner import SitlRunner
 from .options import DEMO_DEVICE
@@ -54,6 +56,8 @@ class CheckSession:
         # Guards ``demo`` and ``_bridge_relays`` between the connect worker and the Tk thread.
         self._relays_lock = threading.RLock()
         self.monitor = BridgeMonitor([], clock=clock)
+        # Said once each: a bridge listening beyond the loopback (see `take_notices`).
+        self._notices: list[str] = []
 
     @property
     def model(self) -> RCReceiverDataModel:
@@ -68,6 +72,11 @@ class CheckSession:
             demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
             sitl_relays = self.sitl.relays if self.sitl is not None else ()
             return demo_relays + sitl_relays + tuple(self._bridge_relays)
+
+    def take_notices(self) -> list[str]:
+        """What the user should know about the sockets started since the last call (once each)."""
+        notices, self._notices = self._notices, []
+        return notices
 
     def add_bridge(self, spec: BridgeSpec) -> str:
         """Start a relay for ``spec``; ``""`` on success or why it could not start."""
@@ -85,12 +94,18 @@ class CheckSession:
         try:
             relay.start()
         except OSError as error:
-            return _("Cannot listen on {host}:{port} for the {protocol} bridge: {error}").format(
-                host=spec.listen[0],
-                port=spec.listen[1],
-                protocol=spec.protocol,
-                error=error.strerror or error,
+            # A RelayError already names the socket and the address; a plain OSError only its reason.
+            reason = str(error) if isinstance(error, RelayError) else error.strerror or str(error)
+            return _("The {protocol} bridge could not start: {error}").format(
+                protocol=spec.protocol, error=reason
             )
+        host, port = relay.listen_address
+        if spec.listen[1] == 0:
+            # Shown and keyed by the port it got, not by "port 0".
+            relay.config = replace(relay.config, name=bridge_name(spec.protocol, relay.listen_address))
+        notice = beyond_loopback_notice(_("The {protocol} bridge").format(protocol=spec.protocol), host, port)
+        if notice is not None:
+            self._notices.append(notice)
         with self._relays_lock:
             self._bridge_relays.append(relay)
             self.monitor.add_relays([relay])

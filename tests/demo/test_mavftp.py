@@ -15,6 +15,7 @@ import pytest
 
 from amc_rc_receiver.demo.mavftp import (
     DATA_MAX,
+    MIN_BURST_CHUNK,
     PAYLOAD_SIZE,
     FtpError,
     FtpOp,
@@ -208,3 +209,47 @@ def test_short_and_oversized_requests(server: MavftpServer) -> None:
     assert server.handle(b"\x01\x02\x03") == []
     oversized = one(server, request(FtpOp.READ_FILE, size=DATA_MAX + 1))
     assert oversized.data == bytes([FtpError.INVALID_DATA_SIZE])
+
+
+def test_a_burst_of_one_byte_chunks_is_served_in_chunks_of_at_least_the_usual_size(
+    server: MavftpServer,
+) -> None:
+    """
+    GIVEN an open 600-byte file
+    WHEN a BurstReadFile asks for 1-byte packets (ArduPilot would answer with 500 datagrams)
+    THEN the file comes in chunks of MIN_BURST_CHUNK bytes, 8 ACKs and the EndOfFile NAK, whole
+    """
+    one(server, request(FtpOp.OPEN_FILE_RO, b"@PARAM/param.pck", seq=4, session=3))
+
+    replies = [parse(p) for p in server.handle(request(FtpOp.BURST_READ_FILE, seq=6, session=3, size=1))]
+
+    assert len(replies) == -(-len(FILE) // MIN_BURST_CHUNK) + 1
+    assert b"".join(r.data for r in replies[:-1]) == FILE
+    assert {len(r.data) for r in replies[:-2]} == {MIN_BURST_CHUNK}
+    assert replies[-1].opcode == FtpOp.NACK
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        b"../../etc/passwd",
+        b"/etc/passwd",
+        b"@PARAM/../../../etc/passwd",
+        b"@PARAM/param.pck/../../etc/shadow",
+        b"@SYS/../../../root/.ssh/id_rsa",
+        b"@ROMFS/defaults.parm",
+        b"A" * DATA_MAX,
+    ],
+    ids=["relative", "absolute", "traversal", "through-file", "sys", "romfs", "long"],
+)
+@pytest.mark.parametrize("opcode", [FtpOp.OPEN_FILE_RO, FtpOp.CALC_FILE_CRC32, FtpOp.LIST_DIRECTORY])
+def test_no_real_file_is_ever_served_whatever_the_path(
+    server: MavftpServer, path: bytes, opcode: FtpOp
+) -> None:
+    """GIVEN the read-only server over virtual files WHEN a path escapes or names a real file
+    THEN the reply is a NAK (file not found), with no content of any file."""
+    reply = one(server, request(opcode, path))
+
+    assert reply.opcode == FtpOp.NACK
+    assert reply.data[0] in (FtpError.FILE_NOT_FOUND, FtpError.END_OF_FILE)
+    assert server.open_session is None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import select
 import socket
 import time
+import tracemalloc
 from collections.abc import Iterator
 
 import pytest
@@ -115,6 +116,44 @@ def test_udpin_answers_the_latest_sender_of_valid_mavlink_only() -> None:
             sender.close()
 
 
+def test_udpout_hears_only_the_ground_station_it_sends_to() -> None:
+    """
+    GIVEN the demo sending UDP to a ground station on 127.0.0.1 (udpout)
+    WHEN another sender (another port, then 127.0.0.2) sends it a valid heartbeat, then the ground
+         station does
+    THEN the others are not heard (counted as foreign), the ground station is, and the link never
+         listened on every interface (it took the loopback, the route to its ground station)
+    """
+    station = udp_socket()
+    others = [udp_socket(), socket.socket(socket.AF_INET, socket.SOCK_DGRAM)]
+    others[1].bind(("127.0.0.2", 0))
+    link = UdpLink.udp_out(LinkEndpoint(LinkKind.UDP_OUT, "127.0.0.1", station.getsockname()[1]))
+    try:
+        assert link.local_address[0] == "127.0.0.1"
+        for other in others:
+            other.sendto(_heartbeat(system=66), link.local_address)
+        wait_for(lambda: (_drive(link), link.foreign_datagrams)[1] == 2, "the two foreign heartbeats")
+        station.sendto(_heartbeat(), link.local_address)
+        heard: list[object] = []
+        wait_for(lambda: bool(heard.extend(_drive(link)) or heard), "the ground station's heartbeat")
+        assert [message.get_srcSystem() for message in heard] == [255]  # type: ignore[attr-defined]
+        assert link.peer == station.getsockname()
+    finally:
+        link.close()
+        station.close()
+        for other in others:
+            other.close()
+
+
+def test_an_ipv6_address_is_refused_with_the_reason() -> None:
+    """GIVEN tcp:[::1]:5760 (bind used to fail later with a raw "[Errno -9]")
+    WHEN parsed
+    THEN it is refused at once, saying the simulated vehicle serves IPv4 and giving an example
+    """
+    with pytest.raises(LinkEndpointError, match=r"serves IPv4 only, e\.g\. tcp:127\.0\.0\.1:5760"):
+        parse_endpoint("tcp:[::1]:5760")
+
+
 @pytest.fixture
 def tcp_link() -> Iterator[TcpServerLink]:
     link = TcpServerLink(LinkEndpoint(LinkKind.TCP_SERVER, "127.0.0.1", 0), output_limit=4096)
@@ -184,3 +223,35 @@ def test_the_next_tcp_client_is_accepted_after_the_first_hangs_up(tcp_link: TcpS
     finally:
         first.close()
         second.close()
+
+
+def test_junk_frames_on_the_vehicle_port_keep_memory_flat() -> None:
+    """
+    GIVEN the demo's udpin link
+    WHEN 8 MB of junk arrives in datagrams that look like MAVLink frames (magic bytes, lengths,
+         broken checksums; the audit sent 41 MB)
+    THEN none becomes a message or a peer, and memory stays flat (each datagram is parsed alone)
+    """
+    link = UdpLink.udp_in(LinkEndpoint(LinkKind.UDP_IN, "127.0.0.1", 0))
+    sender = udp_socket()
+    junk = (b"\xfd\xff\x00\x00\x07\x01\x01\x00\x00\x00" + bytes(range(256)) * 3) * 2
+    try:
+        tracemalloc.start()
+        sent = 0
+        received: list[object] = []
+        before = tracemalloc.get_traced_memory()[0]
+        while sent < 8_000_000:
+            sender.sendto(junk, link.local_address)
+            sent += len(junk)
+            if sent % (64 * len(junk)) == 0:
+                received.extend(_drive(link, timeout=0))
+        received.extend(_drive(link, timeout=0))
+        retained = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        link.close()
+        sender.close()
+
+    assert received == []
+    assert link.peer is None
+    assert retained < 256 * 1024

@@ -394,16 +394,27 @@ def test_invalid_interval_requests_are_denied(
     assert vehicle.stream_rates() == before
 
 
-def test_other_commands_are_unsupported(gcs: Gcs) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        mavlink2.MAV_CMD_COMPONENT_ARM_DISARM,
+        mavlink2.MAV_CMD_PREFLIGHT_REBOOT_SHUTDOWN,
+        mavlink2.MAV_CMD_PREFLIGHT_CALIBRATION,
+        mavlink2.MAV_CMD_DO_SET_MODE,
+        mavlink2.MAV_CMD_PREFLIGHT_STORAGE,
+    ],
+    ids=["arm", "reboot", "calibrate", "set-mode", "storage"],
+)
+def test_other_commands_are_unsupported(gcs: Gcs, command: int) -> None:
     """
     GIVEN a connected GCS
-    WHEN it sends a command other than SET_MESSAGE_INTERVAL (arm/disarm)
+    WHEN it sends a command other than the read-only ones (arm, reboot, calibrate, mode, storage)
     THEN the ACK for that command is UNSUPPORTED.
     """
     gcs.send_heartbeat()
-    gcs.send_command(mavlink2.MAV_CMD_COMPONENT_ARM_DISARM, 1.0)
+    gcs.send_command(command, 1.0)
     ack = gcs.wait_for(_is("COMMAND_ACK"))
-    assert ack.command == mavlink2.MAV_CMD_COMPONENT_ARM_DISARM
+    assert ack.command == command
     assert ack.result == mavlink2.MAV_RESULT_UNSUPPORTED
 
 

@@ -90,6 +90,12 @@ def test_a_vehicle_that_does_not_answer_gives_a_readable_error_and_exit_1() -> N
         (["--baudrate", "fast", "--demo"], "'fast' is not a baud rate"),
         (["--baudrate", "0", "--demo"], "0 is not a baud rate"),
         (["--bridge", "xrp,my-laptop:3541", "--demo"], "must be an IP address of this computer"),
+        (["--timeout", "nan", "--demo"], "'nan' is not a number of seconds from 0 to 86400"),
+        (["--timeout", "1e400", "--demo"], "'1e400' is not a number of seconds"),
+        (["--timeout", "-1", "--demo"], "'-1' is not a number of seconds"),
+        (["--transmitter-off-after", "nan", "--demo"], "'nan' is not a number of seconds"),
+        (["--transmitter-off-for", "inf", "--demo"], "'inf' is not a number of seconds"),
+        (["--report", "", "--demo"], "the report needs a file or folder name"),
     ],
 )
 def test_bad_command_lines_are_explained(args: list[str], message: str) -> None:

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 import amc_rc_receiver
-from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
+from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 
 pytestmark = pytest.mark.slow
 SCHEMA_FILE = (
@@ -30,7 +30,7 @@ SCHEMA_FILE = (
 HANG_S = 120
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("DISPLAY", None)
     return subprocess.run(
@@ -41,6 +41,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         env=env,
         stdin=subprocess.DEVNULL,
         check=False,
+        cwd=cwd,
     )
 
 
@@ -88,6 +89,37 @@ def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_pa
     assert "Verdict: FAILED" in result.stdout
     assert reason in result.stdout
     assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "FAILED"  # type: ignore[index]
+
+
+def test_a_report_into_the_current_folder_gets_the_default_names(tmp_path: Path) -> None:
+    """
+    GIVEN --report . (a folder, where "report to PATH.json" has no name to add to)
+    WHEN a whole test runs to PASSED
+    THEN rc_receiver_report.json and .md are written in that folder and the exit status is 0
+    """
+    result = run_cli("--demo", "--report", ".", cwd=tmp_path)
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    assert validated_report(tmp_path / "rc_receiver_report.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
+    assert (tmp_path / "rc_receiver_report.md").is_file()
+
+
+def test_a_report_that_cannot_be_written_makes_the_run_fail_with_status_1(tmp_path: Path) -> None:
+    """
+    GIVEN --report PATH where PATH.md is a folder
+    WHEN a whole test runs to PASSED
+    THEN the program says the report could not be written, writes no PATH.json either, and exits 1
+         (a script must not take a missing report for success)
+    """
+    (tmp_path / "evidence.md").mkdir()
+
+    result = run_cli("--demo", "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_ERROR, result.stdout + result.stderr
+    assert "Verdict: PASSED" in result.stdout
+    assert "The report could not be written" in result.stdout
+    assert "exists and is not a regular file" in result.stdout
+    assert not (tmp_path / "evidence.json").exists()
 
 
 def test_a_run_too_short_for_the_test_exits_4_and_never_waits_for_a_key() -> None:

@@ -119,3 +119,36 @@ def _window_is_up(process: Process) -> bool:
         except OSError:
             continue
     return sockets >= 5
+
+
+# Ctrl-C delivered at the one moment the audit found it lost: while pymavlink imports its optional
+# quaternion module inside a bare ``except:`` (mavextra.py), which swallows KeyboardInterrupt.
+_CTRL_C_INSIDE_PYMAVLINKS_OPTIONAL_IMPORT = """
+import os, signal, sys
+
+class CtrlCOnQuaternion:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pymavlink.quaternion":
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlCOnQuaternion())
+from amc_rc_receiver.__main__ import main
+sys.exit(main(["--demo", "--text", "--duration", "30"]))
+"""
+
+
+def test_ctrl_c_while_pymavlink_loads_is_not_swallowed(tmp_path: Path) -> None:
+    """
+    GIVEN the program starting, and Ctrl-C arriving while pymavlink imports a module inside its
+          bare ``except:`` (it used to swallow the interrupt: the run went on to its end)
+    WHEN the program has loaded
+    THEN it ends with "Stopped." and status 130, without a traceback
+    """
+    process = Process(
+        [sys.executable, "-c", _CTRL_C_INSIDE_PYMAVLINKS_OPTIONAL_IMPORT], env=quiet_env(tmp_path)
+    )
+    try:
+        assert_one_line_and_130(process)
+    finally:
+        process.end()

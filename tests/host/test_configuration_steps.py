@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from amc_rc_receiver.host.configuration_steps import (
@@ -450,3 +452,48 @@ def test_only_the_plugins_this_package_lacks_are_reported_for_the_501_files(
     assert len(errors) == len(plugins) - plugins.count(PLUGIN_RC_RECEIVER) > 0
     assert not any("'rc_receiver'" in error for error in errors)
     assert any("14_esc.param" in error and "'motor_test'" in error for error in errors)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[" * 100_000, "nests more than 32 levels deep"),
+        ("[" * 40 + "]" * 40, "nests more than 32 levels deep"),
+        ('{"steps": ' * 500 + "1" + "}" * 500, "nests more than 32 levels deep"),
+        ("1" * 5000, "holds a number too long to read"),
+        ('{"steps": {"05_x.param": {"n": ' + "9" * 5000 + "}}}", "holds a number too long to read"),
+        (" " * (9 << 20), "is larger than 8 MiB"),
+    ],
+    ids=["100k-brackets", "40-deep", "500-deep-objects", "5000-digits", "5000-digit-value", "9-MiB"],
+)
+def test_hostile_text_gives_the_documented_error_and_nothing_else(text: str, reason: str) -> None:
+    """GIVEN step-file text nested 100,000 deep, holding a 5000-digit number, or 9 MiB long
+    WHEN parsed
+    THEN the only error is a ConfigurationStepsError naming the source and what is wrong
+         (it was a RecursionError or Python's own ValueError about int digits)
+    """
+    with pytest.raises(ConfigurationStepsError, match=reason) as raised:
+        parse_configuration_steps(text, source="hostile.json", vehicle="ArduCopter")
+
+    assert str(raised.value).startswith("hostile.json")
+    assert "sys.set_int_max_str_digits" not in str(raised.value)
+
+
+def test_a_step_file_that_is_not_utf8_names_the_byte(tmp_path: Path) -> None:
+    """GIVEN a step file with a byte that is not UTF-8 WHEN loaded THEN the error names its offset."""
+    path = tmp_path / "configuration_steps_ArduCopter.json"
+    path.write_bytes(b'{"steps": "\xff"}')
+
+    with pytest.raises(ConfigurationStepsError, match=r"is not UTF-8 text \(byte 11\)"):
+        load_configuration_steps_file(path)
+
+
+@given(st.text(max_size=400))
+def test_any_text_either_loads_or_raises_the_documented_error(text: str) -> None:
+    """GIVEN any text WHEN parsed as a step file THEN the only failure is a ConfigurationStepsError."""
+    failure: ConfigurationStepsError | None = None
+    try:
+        parse_configuration_steps(text, source="any.json", vehicle="ArduCopter")
+    except ConfigurationStepsError as error:
+        failure = error
+    assert failure is None or str(failure).startswith("any.json")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.host.param_file import (
+    MAX_CHECKED_PROBLEMS,
+    MAX_FILE_BYTES,
     MAX_REPORTED_PROBLEMS,
     ParamEntry,
     ParamFileError,
@@ -182,3 +185,99 @@ def test_arbitrary_text_either_parses_into_valid_entries_or_raises_a_param_file_
         assert all(re.fullmatch(r"[A-Z][A-Z0-9_]{0,15}", entry.name) for entry in entries)
         assert all(math.isfinite(entry.value) for entry in entries)
         assert all(1 <= entry.line <= line_count for entry in entries)
+
+
+def test_a_line_of_many_spaces_is_refused_with_a_short_quote() -> None:
+    """GIVEN a line 'A' + 60,000 spaces + '1 2' (a pattern that backtracked took 33 s on it)
+    WHEN parsed
+    THEN it is refused as not NAME,VALUE and the message quotes a bounded excerpt of it.
+    """
+    with pytest.raises(ParamFileError, match="is not of the form NAME,VALUE") as raised:
+        parse_param_text("A" + " " * 60_000 + "1 2\n", "long.param")
+
+    assert len(str(raised.value)) < 200
+
+
+def test_a_file_larger_than_a_parameter_file_can_be_is_refused_unread(tmp_path: Path) -> None:
+    """GIVEN a 10 MB file holding one line
+    WHEN read
+    THEN it is refused for its size, the message stays short and names the limit.
+    """
+    path = tmp_path / "huge.param"
+    path.write_bytes(b"X" * (10 * MAX_FILE_BYTES))
+
+    with pytest.raises(ParamFileError, match=r"is larger than 1 MiB") as raised:
+        read_param_file(path)
+
+    assert len(str(raised.value)) < 200 + len(str(path))
+
+
+def test_a_folder_is_refused_as_not_a_regular_file(tmp_path: Path) -> None:
+    """GIVEN a folder WHEN read as a parameter file THEN the error says it is not a regular file."""
+    with pytest.raises(ParamFileError, match="is not a regular file"):
+        read_param_file(tmp_path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_nobody_writes_to_is_refused_without_waiting(tmp_path: Path) -> None:
+    """GIVEN a FIFO with no writer (opening it for reading used to block for ever)
+    WHEN read as a parameter file
+    THEN it is refused at once as not a regular file.
+    """
+    fifo = tmp_path / "pipe.param"
+    os.mkfifo(fifo)
+
+    with pytest.raises(ParamFileError, match="is not a regular file"):
+        read_param_file(fifo)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_is_refused_as_not_a_regular_file(device: str) -> None:
+    """GIVEN a device that never ends (/dev/zero ended in a MemoryError, /dev/urandom never returned)
+    WHEN read as a parameter file
+    THEN it is refused as not a regular file.
+    """
+    if not Path(device).exists():
+        pytest.skip(f"{device} does not exist on this system")
+    with pytest.raises(ParamFileError, match="is not a regular file"):
+        read_param_file(device)
+
+
+@pytest.mark.parametrize("value", ["\u0663", "\uff13", "1\u0660", "\u0661.5"])
+def test_digits_ardupilot_cannot_read_are_not_numbers(value: str) -> None:
+    """GIVEN a value written in Arabic-Indic or full-width digits (Python's float() accepts them)
+    WHEN parsed
+    THEN it is refused as not a number, as ArduPilot would not load it.
+    """
+    with pytest.raises(ParamFileError, match="is not a number"):
+        parse_param_text(f"RSSI_TYPE,{value}\n", "digits.param")
+
+
+def test_control_characters_of_a_bad_line_are_shown_escaped() -> None:
+    """GIVEN a bad line holding a terminal escape sequence
+    WHEN its error is shown
+    THEN the escape character is written out visibly, never passed on raw.
+    """
+    with pytest.raises(ParamFileError) as raised:
+        parse_param_text("BAD\x1b[2J\x1b[31m\n", "escape.param")
+
+    message = str(raised.value)
+    assert "\x1b" not in message
+    assert "\\x1b[2J" in message
+
+
+def test_reading_stops_after_a_thousand_bad_lines() -> None:
+    """GIVEN half a million bad lines (describing each took a second)
+    WHEN parsed
+    THEN reading stops after MAX_CHECKED_PROBLEMS of them and the message says so, briefly
+    """
+    with pytest.raises(ParamFileError) as raised:
+        parse_param_text("x\n" * 500_000, "junk.param")
+
+    assert len(raised.value.problems) == MAX_CHECKED_PROBLEMS
+    assert raised.value.stopped
+    message_lines = str(raised.value).splitlines()
+    assert len(message_lines) == MAX_REPORTED_PROBLEMS + 1
+    assert message_lines[-1] == (
+        f"junk.param: stopped after {MAX_CHECKED_PROBLEMS} bad lines: not an ArduPilot parameter file"
+    )

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.net.host_port import HostPortError, HostPortProblem, format_host_port, parse_host_port
+from amc_rc_receiver.net.host_port import (
+    EMPTY_HOST,
+    HostPortError,
+    HostPortProblem,
+    beyond_loopback_notice,
+    format_host_port,
+    is_loopback_host,
+    parse_host_port,
+)
 
 _LABEL = r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?"
 hostnames = st.from_regex(rf"{_LABEL}(\.{_LABEL}){{0,3}}", fullmatch=True)
@@ -114,3 +122,31 @@ def test_formatting_brackets_exactly_the_ipv6_hosts(host: str) -> None:
     text = format_host_port(host, 1)
     assert text.startswith("[")
     assert ipaddress.ip_address(parse_host_port(text)[0]) == ipaddress.ip_address(host)
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("::1", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("192.168.1.20", False),
+        ("my-laptop", False),
+    ],
+)
+def test_only_loopback_addresses_listen_without_a_notice(host: str, loopback: bool) -> None:
+    """GIVEN a listen host WHEN asked whether it is beyond the loopback THEN wildcards, network
+    addresses and names are, and only they get the one sentence saying the network can reach it."""
+    notice = beyond_loopback_notice("The thing", host, 14550)
+    assert is_loopback_host(host) is loopback
+    assert (notice is None) is loopback
+    if notice is not None:
+        assert notice.startswith(f"The thing listens on {format_host_port(host, 14550)}")
+
+
+def test_an_empty_host_means_this_computer_wherever_a_host_may_be_left_out() -> None:
+    """GIVEN ':14550' WHEN parsed with the shared meaning of an empty host THEN 127.0.0.1."""
+    assert parse_host_port(":14550", default_host=EMPTY_HOST) == ("127.0.0.1", 14550)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from amc_rc_receiver.net.services import drain_udp
+from amc_rc_receiver.net.services import drain_udp, route_source_host
 from tests.support.udp import address_of, wait_for
 
 
@@ -56,3 +56,10 @@ def test_without_a_fault_callback_a_handler_fault_propagates(sockets) -> None:
     wait_for(raised, "the handler's exception")
     with pytest.raises(BlockingIOError):
         receiver.recvfrom(16)  # the datagram was taken, then the handler failed on it
+
+
+@pytest.mark.parametrize("destination", [("127.0.0.1", 14550), ("127.0.0.2", 9)])
+def test_a_loopback_destination_is_reached_from_the_loopback(destination: tuple[str, int]) -> None:
+    """GIVEN a destination on the loopback WHEN the source address is asked THEN 127.0.0.1, so an
+    ephemeral socket bound to it is not reachable from the network."""
+    assert route_source_host(destination) == "127.0.0.1"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pytest_mock import MockerFixture
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
@@ -176,3 +177,57 @@ def test_it_is_off_and_it_is_on_drive_a_real_test_to_a_passed_banner_and_a_saved
     assert report["verdict"]["result"] == "PASSED"
     assert "Report saved" in view.guide.saved.cget("text")
     view.on_deactivate()
+
+
+@pytest.mark.parametrize(("answer", "replaced"), [(False, False), (True, True)])
+def test_saving_over_an_older_report_asks_before_replacing_the_file_the_dialog_did_not_name(
+    root: tk.Tk, tmp_path: Path, answer: bool, replaced: bool
+) -> None:
+    """GIVEN an older evidence.json and evidence.md, and the file dialog returning evidence.json
+         (the dialog itself confirms only that name)
+    WHEN the user presses "Save report…"
+    THEN the view asks about both existing files and replaces them only if the user agrees.
+    """
+    for suffix in (".json", ".md"):
+        (tmp_path / f"evidence{suffix}").write_text("old", encoding="utf-8")
+    view = packed(RCReceiverView(root, ScriptedModel(live_state())))
+    asked: list[tuple[Path, ...]] = []
+    view.ask_report_path = lambda: str(tmp_path / "evidence.json")
+
+    def confirm(files: tuple[Path, ...]) -> bool:
+        asked.append(files)
+        return answer
+
+    view.confirm_replace = confirm
+    view.guide.save_button.invoke()
+
+    assert asked == [(tmp_path / "evidence.json", tmp_path / "evidence.md")]
+    markdown = (tmp_path / "evidence.md").read_text(encoding="utf-8")
+    assert (markdown != "old") is replaced
+
+
+def test_saving_where_no_report_is_asks_nothing(root: tk.Tk, tmp_path: Path) -> None:
+    """GIVEN no report at the picked name WHEN saved THEN no question, and both files are written."""
+    view = packed(RCReceiverView(root, ScriptedModel(live_state())))
+    view.ask_report_path = lambda: str(tmp_path / "evidence.json")
+    view.confirm_replace = lambda files: pytest.fail(f"asked about {files}")
+
+    view.guide.save_button.invoke()
+
+    assert (tmp_path / "evidence.md").is_file()
+    assert "Report saved" in view.guide.saved.cget("text")
+
+
+def test_the_replace_question_names_every_existing_file(
+    root: tk.Tk, tmp_path: Path, mocker: MockerFixture
+) -> None:
+    """GIVEN the view's own question WHEN asked about two files THEN a yes/no box lists both names."""
+    askyesno = mocker.patch("tkinter.messagebox.askyesno", return_value=False)
+    view = packed(RCReceiverView(root, ScriptedModel(live_state())))
+
+    files = (tmp_path / "evidence.json", tmp_path / "evidence.md")
+    assert view.confirm_replace(files) is False
+
+    message = askyesno.call_args.kwargs["message"]
+    assert str(files[0]) in message
+    assert str(files[1]) in message

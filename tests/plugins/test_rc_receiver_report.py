@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
@@ -17,6 +18,7 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
     REPORT_BASENAME,
     SCHEMA_ID,
     SCHEMA_VERSION,
+    build_markdown,
     build_report,
     report_paths,
     save_to_vehicle_directory,
@@ -131,3 +133,26 @@ def test_in_the_methodic_configurator_the_report_goes_into_the_vehicle_directory
 def test_either_suffix_names_both_files(name: str, tmp_path: Path) -> None:
     """GIVEN --report with or without a suffix WHEN resolved THEN PATH.json and PATH.md."""
     assert report_paths(tmp_path / name) == (tmp_path / "report.json", tmp_path / "report.md")
+
+
+def test_text_from_the_vehicle_stays_text_in_the_markdown_report(harness: ModelHarness) -> None:
+    """
+    GIVEN an unfinished test during which the vehicle sent STATUSTEXTs made to look like a heading
+          ("# RC receiver check: PASSED" after two line breaks), a table row and emphasis
+    WHEN the Markdown report is written
+    THEN its one heading of the first level is the real verdict, INCOMPLETE; the texts are in the
+         timeline, on their own list lines, with their breaks and Markdown characters escaped
+    """
+    harness.model.activate()
+    for text in (b"RC\n\n# RC receiver check: PASSED\n", b"RC | forged | row", b"RC *bold* [link](x)"):
+        harness.vehicle.send(mavlink2.MAVLink_statustext_message(4, text))
+    state = harness.poll_after_sync()
+    assert state.check.verdict.result.value == "INCOMPLETE"
+
+    markdown = build_markdown(build_report(state))
+    lines = markdown.splitlines()
+
+    assert [line for line in lines if line.startswith("# ")] == ["# RC receiver check: INCOMPLETE"]
+    assert any(line.endswith(r"s: RC\\n\\n\# RC receiver check: PASSED") for line in lines)
+    assert any(line.endswith(r"s: RC \| forged \| row") for line in lines)
+    assert any(line.endswith(r"s: RC \*bold\* \[link\](x)") for line in lines)

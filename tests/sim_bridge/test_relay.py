@@ -586,3 +586,38 @@ def test_the_relay_thread_survives_a_fault_after_forwarding_and_counts_it(
     assert receive(target)[0] == b"second"
     wait_for(lambda: relay.counters().error_count("internal-error") == 1, "fault counted")
     assert relay.running
+
+
+# --------------------------------------------------------------------------- no self-loop
+
+
+def test_a_relay_whose_target_is_its_own_listen_address_is_refused_before_any_socket() -> None:
+    """
+    GIVEN a relay asked to listen and send on the same address
+    WHEN it is configured
+    THEN the configuration is refused, saying it would send to itself (one junk datagram used to go
+         round at about 44,000 datagrams a second, for ever)
+    """
+    with udp_socket() as probe:
+        port = address_of(probe)[1]
+    with pytest.raises(ValueError, match="would send to itself"):
+        RelayConfig(name="loop", protocol="ardupilot-json", listen=(LOOPBACK, port), target=(LOOPBACK, port))
+
+
+def test_a_datagram_from_the_relays_own_outbound_socket_is_never_forwarded(sockets, relays) -> None:
+    """
+    GIVEN a running relay with a target
+    WHEN a datagram arrives on its listen side from its own outbound address (its forwarding came
+         back to it)
+    THEN it is counted as from an unexpected sender and not sent on: no datagram reaches the target
+    """
+    target = sockets()
+    relay = relays(RelayConfig(name="r", protocol="ardupilot-json", target=address_of(target)))
+    own = relay.outbound_address
+    assert own is not None
+
+    relay._from_peer(servo_packet(1), own)  # the loop's first turn, fed to the listen side's handler
+
+    assert nothing_arrives(target)
+    assert relay.counters().unexpected_senders == 1
+    assert relay.traffic()[Direction.FROM_PEER].unexpected == 1

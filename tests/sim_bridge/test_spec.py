@@ -108,3 +108,19 @@ def test_the_help_of_bridge_names_every_protocol_of_the_table_with_its_usual_por
     assert set(NAMES) == {row.name for row in PROTOCOLS} | {AUTO}
     assert f", {AUTO};" in help_text
     assert "xrp (3540)" in help_text  # WPILib's XRP firmware port, as a fixed point
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ardupilot-json,127.0.0.1:9102,127.0.0.1:9102",
+        "ardupilot-json,127.0.0.1:9102,localhost:9102",
+        "auto,0.0.0.0:9102,127.0.0.1:9102",
+    ],
+)
+def test_a_bridge_that_would_send_to_itself_is_refused_when_parsed(text: str) -> None:
+    """GIVEN a --bridge whose target is its own listen address (the same address, a name for it,
+    or a loopback address of a relay listening on every interface)
+    WHEN it is parsed THEN it is refused, saying why, before any socket exists."""
+    with pytest.raises(BridgeSpecError, match="would send to itself"):
+        parse_bridge_spec(text)

@@ -7,7 +7,14 @@ That block says whether a build reads the JSON rc object.
 
 from __future__ import annotations
 
-from amc_rc_receiver.sitl.console import ConsoleLog, JsonKeysWatch
+import io
+import subprocess
+import sys
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from amc_rc_receiver.sitl.console import MAX_LINE_BYTES, ConsoleLog, JsonKeysWatch, bounded_lines
 
 # As printed by the ArduCopter SITL of July 2025 for the back end's replies, which carry rc_1..rc_8:
 # the build has no rc key, so it does not list them.
@@ -79,3 +86,45 @@ def test_a_build_that_lists_rc_keys_reads_rc_and_stays_known_to() -> None:
     for line in BLOCK_WITH_RC + BLOCK_WITHOUT_RC:
         watch.feed(line)
     assert watch.reads_rc is True
+
+
+_ENDLESS_LINE = (
+    "import sys\n"
+    "chunk = b'x' * 65536\n"
+    "for _ in range(320):\n"  # 20 MiB without a newline, as the audit's child wrote it
+    "    sys.stdout.buffer.write(chunk)\n"
+    "sys.stdout.buffer.write(b'\\nbooted\\n')\n"
+)
+
+
+def test_a_child_that_never_ends_its_line_is_read_in_bounded_pieces() -> None:
+    """GIVEN a real child process writing 20 MiB in 64 KB chunks without a newline, then "booted"
+    WHEN its output is read through the console reader's line splitter
+    THEN the long line arrives cut to MAX_LINE_BYTES and marked "…", and the next line arrives whole
+         (reading lines whole grew the reader to gigabytes and ended in a MemoryError)
+    """
+    child = subprocess.Popen([sys.executable, "-c", _ENDLESS_LINE], stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    with child.stdout:
+        lines = list(bounded_lines(child.stdout))
+    child.wait(timeout=60)
+
+    assert len(lines) == 2
+    assert lines[0] == "x" * MAX_LINE_BYTES + "…"
+    assert lines[1] == "booted"
+
+
+@given(st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=20), st.integers(1, 16))
+def test_lines_shorter_than_the_bound_come_back_unchanged(lines: list[bytes], limit: int) -> None:
+    """GIVEN newline-ended lines WHEN split with a bound THEN short lines are whole, long ones cut."""
+    stream = io.BytesIO(b"".join(line + b"\n" for line in lines))
+
+    read = list(bounded_lines(stream, limit))
+
+    expected = [
+        line.decode("utf-8", "replace").rstrip("\r")
+        if len(line) + 1 <= limit
+        else line[:limit].decode("utf-8", "replace") + "…"
+        for line in lines
+    ]
+    assert read == expected

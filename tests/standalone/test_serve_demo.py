@@ -18,12 +18,15 @@ import socket
 import struct
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+from pymavlink.mavftp import MAVFTP, MAVFTPSettings
 
-from amc_rc_receiver.demo.mavftp import FtpError, FtpOp
+from amc_rc_receiver.demo.mavftp import MIN_BURST_CHUNK, FtpError, FtpOp
 from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.parameter_store import ParameterStore, default_parameters
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
@@ -33,6 +36,7 @@ from amc_rc_receiver.demo.vehicle import (
     RADIO_FAILSAFE_TEXT,
     SimulatedVehicle,
 )
+from amc_rc_receiver.net import host_port
 from amc_rc_receiver.standalone.options import TransmitterSchedule
 from amc_rc_receiver.standalone.serve_demo import serve_demo
 from tests.support.mavlink_station import DEADLINE_S, Station, is_ack, is_type
@@ -607,3 +611,76 @@ def test_pressing_enter_on_a_terminal_switches_the_transmitter_off_and_on() -> N
             thread.join(DEADLINE_S)
             os.close(controller)
     assert result == [0]
+
+
+def test_pymavlinks_own_ftp_client_asking_for_one_byte_chunks_gets_the_file_in_few_replies(
+    tcp_demo: DemoSystem, tmp_path: Path
+) -> None:
+    """
+    GIVEN pymavlink's MAVFTP client (the one the methodic configurator uses) set to burst reads of
+          1 byte, connected to the demo's TCP server
+    WHEN it downloads @PARAM/param.pck
+    THEN the file arrives whole, in chunks of at least MIN_BURST_CHUNK bytes: about one reply per
+         80 bytes instead of one per byte (2838 replies for the 2835-byte file before)
+    """
+    master = mavutil.mavlink_connection(tcp_demo.device, source_system=255)
+    try:
+        master.wait_heartbeat(timeout=DEADLINE_S)
+        settings = MAVFTPSettings(
+            [
+                ("debug", int, 0), ("pkt_loss_tx", int, 0), ("pkt_loss_rx", int, 0),
+                ("max_backlog", int, 5), ("burst_read_size", int, 1), ("write_size", int, 80),
+                ("write_qsize", int, 5), ("idle_detection_time", float, 1.2),
+                ("read_retry_time", float, 1.0), ("retry_time", float, 0.5),
+            ]
+        )
+        ftp = MAVFTP(master, master.target_system, master.target_component, settings=settings)
+        replies = 0
+        receive = master.recv_match
+
+        def counting_recv_match(*args: Any, **kwargs: Any) -> Any:
+            nonlocal replies
+            message = receive(*args, **kwargs)
+            if message is not None and message.get_type() == "FILE_TRANSFER_PROTOCOL":
+                replies += 1
+            return message
+
+        master.recv_match = counting_recv_match
+        local = tmp_path / "param.pck"
+        started = ftp.cmd_get(["@PARAM/param.pck", str(local)])
+        result = ftp.process_ftp_reply(started.operation_name, timeout=DEADLINE_S)
+    finally:
+        master.close()
+
+    assert result.error_code == 0
+    packed = decode_param_pck(local.read_bytes()).values
+    assert "RC_PROTOCOLS" in packed
+    size = local.stat().st_size
+    # One ACK per chunk, the EndOfFile NAK, the open and the terminate replies.
+    assert replies <= -(-size // MIN_BURST_CHUNK) + 4
+
+
+@pytest.mark.parametrize(("device", "said"), [("udpin:127.0.0.1:0", False), ("udpin:127.0.0.2:0", True)])
+def test_serving_beyond_the_loopback_is_said_once(
+    device: str, said: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """
+    GIVEN serve_demo on 127.0.0.1, and on 127.0.0.2 made to stand for a network address (tests bind
+          only on loopback)
+    WHEN it serves for a moment
+    THEN only the second says, once, that other computers on the network can reach its port
+    """
+    monkeypatch.setattr(host_port, "is_loopback_host", lambda host: host != "127.0.0.2")
+    err = io.StringIO()
+
+    assert serve_demo(device, duration=0.3, out=io.StringIO(), err=err, stdin=io.StringIO()) == 0
+
+    assert err.getvalue().count("other computers on the network can reach it") == (1 if said else 0)
+
+
+def test_serve_demo_refuses_ipv6_at_once_in_our_words() -> None:
+    """GIVEN tcp:[::1]:P (it used to fail after parsing with a raw "[Errno -9]") WHEN served THEN exit 2."""
+    err = io.StringIO()
+    assert serve_demo("tcp:[::1]:5760", out=io.StringIO(), err=err, stdin=io.StringIO()) == 2
+    assert "IPv4 only" in err.getvalue()
+    assert "Errno" not in err.getvalue()

@@ -8,7 +8,10 @@ import socket
 import threading
 import time
 
+import pytest
+
 from amc_rc_receiver.demo.system import DEMO_RELAY_NAME
+from amc_rc_receiver.net import host_port
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.snapshot import FrameField
@@ -60,6 +63,10 @@ def test_a_bridge_on_a_taken_port_gives_a_readable_error() -> None:
     try:
         error = session.add_bridge(parse_bridge_spec(f"xrp,127.0.0.1:{port}"))
         assert f"127.0.0.1:{port}" in error
+        # Said once, in our words: the address and the reason, no errno.
+        assert error.count(f"127.0.0.1:{port}") == 1
+        assert error.count("listen") == 1
+        assert "[Errno" not in error
         assert session.relays == ()
     finally:
         session.close()
@@ -162,3 +169,48 @@ def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes()
 
     assert errors == [""]
     assert names == sorted([bridge_name, DEMO_RELAY_NAME])
+
+
+def test_a_bridge_on_port_0_is_named_by_the_port_it_got() -> None:
+    """GIVEN --bridge auto,127.0.0.1:0 WHEN started THEN its name and listen address show the bound port."""
+    session = CheckSession()
+    try:
+        assert session.add_bridge(parse_bridge_spec("auto,127.0.0.1:0")) == ""
+        (relay,) = session.relays
+        port = relay.listen_address[1]
+        assert port != 0
+        (link,) = session.monitor.poll().links
+        assert link.name == f"auto 127.0.0.1:{port}"
+        assert link.listen == f"127.0.0.1:{port}"
+    finally:
+        session.close()
+
+
+def test_a_bridge_on_the_loopback_says_nothing_about_the_network() -> None:
+    """GIVEN a bridge on 127.0.0.1 WHEN started THEN there is no notice to show."""
+    session = CheckSession()
+    try:
+        assert session.add_bridge(parse_bridge_spec("auto,127.0.0.1:0")) == ""
+        assert session.take_notices() == []
+    finally:
+        session.close()
+
+
+def test_a_bridge_beyond_the_loopback_is_announced_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GIVEN a bridge whose listen address counts as a network address (127.0.0.2 made to stand for
+         one, as tests bind only on loopback)
+    WHEN it starts and the notices are taken twice
+    THEN the first time one sentence names the bridge's address and says the network can reach it;
+         the second time there is nothing
+    """
+    monkeypatch.setattr(host_port, "is_loopback_host", lambda host: host != "127.0.0.2")
+    session = CheckSession()
+    try:
+        assert session.add_bridge(parse_bridge_spec("xrp,127.0.0.2:0")) == ""
+        (relay,) = session.relays
+        (notice,) = session.take_notices()
+        assert f"127.0.0.2:{relay.listen_address[1]}" in notice
+        assert "other computers on the network can reach it" in notice
+        assert session.take_notices() == []
+    finally:
+        session.close()

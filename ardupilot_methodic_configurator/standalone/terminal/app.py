@@ -20,7 +20,7 @@ from ... import _
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.console import ConsoleLog
 from ..link_follower import LinkFollower, RestartWatch
-from ..options import TransmitterSchedule
+from ..options import EXIT_ERROR, EXIT_USAGE, TransmitterSchedule
 from ..session import CheckSession
 from .check import TerminalCheck
 from .screen import TextFrontEnd
@@ -152,12 +152,14 @@ def run_text_session(
     err = err if err is not None else sys.stderr
     if not device:
         err.write(_("Say which vehicle to check: --device DEVICE, or --demo for the simulated one.") + "\n")
-        return 2
+        return EXIT_USAGE
     for spec in bridges:
         error = session.add_bridge(spec)
         if error:
             err.write(error + "\n")
-            return 1
+            return EXIT_ERROR
+    for notice in session.take_notices():
+        err.write(notice + "\n")
     out.write(_("Connecting to {device} ...").format(device=device) + "\n")
     out.flush()
     error = session.connect(device, baudrate=baudrate, timeout=timeout)
@@ -167,7 +169,7 @@ def run_text_session(
             for line in session.sitl.console.tail(20):
                 err.write(_prefixed(line.text, line.from_sitl) + "\n")
         err.write(error + "\n")
-        return 1
+        return EXIT_ERROR
     info = session.flight_controller.info
     out.write(
         _("Connected to an ArduPilot vehicle (system {system}, component {component}).").format(

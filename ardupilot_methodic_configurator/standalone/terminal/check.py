@@ -21,12 +21,16 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any, TextIO
 
 from ... import _
-from ...plugins.rc_receiver_report import write_report
+from ...plugins.rc_receiver_report import ReportPathError, write_report
 from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
 from ...plugins.rc_receiver_wording import flight_mode_text, role_label
-from ..options import EXIT_STATUS
+from ..options import EXIT_ERROR, EXIT_STATUS
 
 KEY_OFF, KEY_ON, KEY_RESET, KEY_QUIT = "o", "i", "r", "q"
+_ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_QUIT))
+# What one tick takes from the terminal: a paste beyond it waits in the terminal, not in memory.
+MAX_KEY_BYTES = 65_536
+MAX_KEY_ACTIONS = 4
 
 
 def exit_status(state: RCReceiverState) -> int:
@@ -185,16 +189,36 @@ class KeyReader:
             termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
 
     def keys(self) -> str:
-        """The keys pressed since the last call (possibly none); never blocks."""
+        """The keys pressed since the last call (possibly none, at most `MAX_KEY_BYTES` bytes of
+        them: the rest waits in the terminal for the next call); never blocks."""
         if not self.enabled:
             return ""
-        pressed = ""
-        while select.select([self._stream], [], [], 0)[0]:
-            character = os.read(self._stream.fileno(), 1).decode(errors="replace")
-            if not character:
+        chunks: list[bytes] = []
+        left = MAX_KEY_BYTES
+        descriptor = self._stream.fileno()
+        while left > 0 and select.select([self._stream], [], [], 0)[0]:
+            chunk = os.read(descriptor, left)
+            if not chunk:
                 break
-            pressed += character
-        return pressed.lower()
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks).decode(errors="replace").lower()
+
+
+def key_actions(keys: str) -> list[str]:
+    """The keys of one tick that change something, in order: a key repeated in a row counts once,
+    at most `MAX_KEY_ACTIONS` of the latest are kept, and quitting is never dropped.
+
+    A paste of thousands of keys used to rebuild the guided test once per key and stop the output
+    for seconds; no person means more than a few switches in a tenth of a second.
+    """
+    actions: list[str] = []
+    for key in keys:
+        if key in _ACTION_KEYS and (not actions or actions[-1] != key):
+            actions.append(key)
+    if KEY_QUIT in actions:
+        return [KEY_QUIT]
+    return actions[-MAX_KEY_ACTIONS:]
 
 
 class TerminalCheck:
@@ -232,7 +256,7 @@ class TerminalCheck:
 
     def tick(self, state: RCReceiverState) -> bool:
         """Handle keys; True when the run should end (finished, or the user quit)."""
-        for key in self._keys() if self._keys is not None else "":
+        for key in key_actions(self._keys() if self._keys is not None else ""):
             model = self._session.model
             if key == KEY_OFF:
                 model.confirm_transmitter(False)
@@ -249,15 +273,18 @@ class TerminalCheck:
         """Print the summary, write the report; returns the exit status."""
         for line in format_summary(state):
             self._out.write(line + "\n")
+        status = exit_status(state)
         if self._report:
             try:
                 json_path, markdown_path = write_report(state, self._report)
-            except OSError as error:
+            except (OSError, ReportPathError) as error:
                 self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
+                # A script that asked for the report must not take its absence for success.
+                status = EXIT_ERROR
             else:
                 self._out.write(
                     _("Report written: {json} and {markdown}").format(json=json_path, markdown=markdown_path)
                     + "\n"
                 )
         self._out.flush()
-        return exit_status(state)
+        return status

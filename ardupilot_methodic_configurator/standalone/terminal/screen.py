@@ -21,7 +21,7 @@ from ...plugins.rc_receiver_snapshot import (
     RCReceiverState,
 )
 from ...plugins.rc_receiver_telemetry import RSSI_MAX
-from ...plugins.rc_receiver_wording import request_outcome_text
+from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text
 from ...sim_bridge.snapshot import (
     BridgeSnapshot,
     DirectionSnapshot,
@@ -90,6 +90,8 @@ def format_status_line(state: RCReceiverState) -> str:
         parts.append(_("recovery {when}").format(when=format_time_in_test(state, state.recovery_observed_at)))
     if state.internal_error:
         parts.append(_("internal error of the check (not the link): see the log"))
+    if state.impostor_datagrams:
+        parts.append(_("another sender on this port: {count} ignored").format(count=state.impostor_datagrams))
     if state.link_error:
         parts.append(_("link error: {error}").format(error=state.link_error))
     elif not state.has_live_telemetry:
@@ -186,6 +188,8 @@ def describe_events(previous: RCReceiverState | None, state: RCReceiverState) ->
         )
     if state.internal_error and state.internal_error != before.internal_error:
         events.append(state.internal_error)
+    if state.impostor_datagrams and not before.impostor_datagrams:
+        events.append(impostor_text(state.impostor_datagrams))
     if state.link_error and state.link_error != before.link_error:
         events.append(_("Link error: {error}").format(error=state.link_error))
     elif before.link_error and not state.link_error:

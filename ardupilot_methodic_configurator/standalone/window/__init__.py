@@ -5,6 +5,6 @@
 Strategy: `app` is the program (session, window or terminal fallback, cleanup); `window` is the
 controller acting on one session, one plugin host and its timers; the other modules only build or
 draw (`layout`, `geometry`, `connection_bar`, `bridge_panel` with `bridge_panel_rows`,
-`sitl_panel`).  A blocking connect runs on a worker thread the Tk thread polls (`connect_worker`),
+`sitl_panel`).  A blocking connect runs on a worker thread the Tk thread polls (`background`),
 so nothing here waits, and no module opens a socket of its own.
 """

@@ -5,7 +5,7 @@
 The window is a thin shell around one `CheckSession`: a `PluginHost` shows the receiver step of
 the chosen vehicle exactly as the methodic configurator would (plugin left, parameter table
 right), and the sidecar `BridgePanel` follows whatever monitor the session currently has.  The
-blocking connect runs in a worker thread (`connect_worker`) that the Tk thread only polls with
+blocking connect runs in a worker thread (`background`) that the Tk thread only polls with
 ``after()``; while it runs the plugin view is paused through the host, so nothing reads the link
 mid-swap.  The plugin view runs exactly while a vehicle is connected: the window stops and starts
 it through the host, whose state machine is the only record of where the view is.  The widgets
@@ -40,7 +40,7 @@ from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.spec import BridgeSpec
 from ..options import DEMO_DEVICE
 from ..session import CheckSession
-from .connect_worker import ConnectAttempt
+from .background import ConnectAttempt, ParameterFileRead
 from .connection_bar import (
     DEFAULT_BAUDRATE,
     ConnectionBar,
@@ -52,6 +52,7 @@ from .layout import DEFAULT_VEHICLE, build_window_layout
 
 CONNECT_TIMEOUT_S = 5.0
 CONNECT_POLL_MS = 50
+FILE_READ_POLL_MS = 20
 # A connect that ignores its own timeout must not keep a closing window alive for ever.
 CLOSE_JOIN_GRACE_S = 2.0
 
@@ -101,6 +102,8 @@ class StandaloneWindow:
         self._connect_timeout = connect_timeout
         self._attempt: ConnectAttempt | None = None
         self._attempt_after_id: str | None = None
+        self._file_read: ParameterFileRead | None = None
+        self._file_read_after_id: str | None = None
         self._schedule_after_ids: list[str] = []
         self._transmitter_schedule: tuple[float, float | None] | None = None
         self._schedule_started = False
@@ -230,11 +233,37 @@ class StandaloneWindow:
             )
         if not path or self._closed:
             return
-        self.load_parameter_file(str(path))
+        self.read_parameter_file(str(path))
+
+    def read_parameter_file(self, path: str) -> None:
+        """Read ``path`` off the Tk thread (a large file takes longer than a frame), then show it."""
+        read = ParameterFileRead(path)
+        self._file_read = read
+        read.start()
+        self._file_read_after_id = self.root.after(FILE_READ_POLL_MS, self._poll_file_read)
+
+    def _poll_file_read(self) -> None:
+        self._file_read_after_id = None
+        read = self._file_read
+        if read is None or self._closed:
+            return
+        if not read.done:
+            self._file_read_after_id = self.root.after(FILE_READ_POLL_MS, self._poll_file_read)
+            return
+        self._file_read = None
+        self._show_parameter_file(read.path, self._parameters.use_file(read.path, read.entries, read.error))
+
+    @property
+    def is_reading_file(self) -> bool:
+        return self._file_read is not None
 
     def load_parameter_file(self, path: str) -> bool:
+        """Read and show ``path`` at once, on the calling thread."""
+        return self._show_parameter_file(path, self._parameters.open_file(path))
+
+    def _show_parameter_file(self, path: str, ok: bool) -> bool:
         parameters = self._parameters
-        if not parameters.open_file(path):
+        if not ok:
             if self.parameter_table is not None:
                 self.parameter_table.show_error(parameters.error)
             return False
@@ -408,9 +437,10 @@ class StandaloneWindow:
     def add_bridges(self, specs: Sequence[BridgeSpec]) -> list[str]:
         """Start a relay per spec; the panel picks each up at once.  Failures go to the status line."""
         errors = [error for error in (self.session.add_bridge(spec) for spec in specs) if error]
-        if errors:
+        shown = errors + self.session.take_notices()
+        if shown:
             # A line of its own, so later connection messages do not hide it.
-            self._bridge_errors.extend(errors)
+            self._bridge_errors.extend(shown)
             self.bridge_error_label.configure(text="\n".join(self._bridge_errors))
             if not self.bridge_error_label.winfo_manager():
                 self.bridge_error_label.pack(fill=tk.X, padx=8, pady=(0, 4), before=self.panes)
@@ -426,7 +456,7 @@ class StandaloneWindow:
         if self._closed:
             return
         self._closed = True
-        for after_id in (self._attempt_after_id,):
+        for after_id in (self._attempt_after_id, self._file_read_after_id):
             if after_id is not None:
                 with contextlib.suppress(tk.TclError):
                     self.root.after_cancel(after_id)

@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import io
 import os
+import select
 from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 from amc_rc_receiver.standalone.terminal.check import (
+    MAX_KEY_ACTIONS,
     KeyReader,
     TerminalCheck,
     describe_check_events,
     format_summary,
+    key_actions,
 )
 from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
 
@@ -47,6 +53,31 @@ def test_keys_are_read_from_a_terminal_without_waiting() -> None:
             os.write(master, b"o")
             assert reader.keys() == "o"
             assert reader.keys() == ""
+    os.close(master)
+
+
+@posix_only
+def test_the_terminal_gets_its_line_mode_back_after_the_keys_were_read() -> None:
+    """GIVEN a (pseudo-)terminal in line mode WHEN keys are read and the reader is left, even by an
+    exception THEN the terminal's settings are exactly what they were."""
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "r") as stream:
+        before = termios.tcgetattr(slave)
+        reader = KeyReader(stream)
+        inside: list[object] = []
+
+        def run_that_fails() -> None:
+            with reader.active():
+                inside.append(termios.tcgetattr(slave))
+                raise RuntimeError("the run ended by a fault")
+
+        with pytest.raises(RuntimeError):
+            run_that_fails()
+        assert inside != [before]  # single keys, no echo, while inside
+        assert termios.tcgetattr(slave) == before
     os.close(master)
 
 
@@ -117,3 +148,106 @@ def test_the_exit_status_is_3_for_failed_and_4_for_incomplete(harness: ModelHarn
     harness.model.activate()
     state = harness.poll_after_sync()
     assert check.finish(state) == EXIT_INCOMPLETE
+
+
+def test_text_from_the_vehicle_cannot_drive_the_terminal(harness: ModelHarness) -> None:
+    """
+    GIVEN a vehicle whose STATUSTEXT carries terminal control: clear the screen, turn red, and a
+          line break
+    WHEN the terminal view prints it as an event and in the final summary
+    THEN no control character reaches the output: each is written as its escape, the text stays
+         on its own line
+    """
+    harness.model.activate()
+    before = harness.poll_after_sync()
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(4, b"RC \x1b[2J\x1b[31mFAKE\r\nx"))
+    state = harness.poll_after_sync()
+
+    printed = "\n".join([*describe_check_events(before, state), *format_summary(state)])
+
+    assert "Flight controller: RC \\x1b[2J\\x1b[31mFAKE\\r\\nx" in printed
+    assert not [char for char in printed if char != "\n" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0)]
+
+
+class CountingModel:
+    """The real model, with the calls keys make counted (the cost of a key is one of these)."""
+
+    def __init__(self, model: object) -> None:
+        self.model = model
+        self.calls: list[str] = []
+
+    def confirm_transmitter(self, on: bool) -> None:
+        self.calls.append("on" if on else "off")
+        self.model.confirm_transmitter(on)  # type: ignore[attr-defined]
+
+    def reset_test(self) -> None:
+        self.calls.append("reset")
+        self.model.reset_test()  # type: ignore[attr-defined]
+
+
+@posix_only
+def test_a_paste_of_200000_keys_costs_a_few_actions_per_tick_and_quitting_still_works(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN the guided test reading keys from a real pseudo-terminal
+    WHEN 200,000 keys ("oi" repeated) are pasted, then q
+    THEN each tick acts on at most MAX_KEY_ACTIONS of them (each action rebuilds the test's state;
+         one rebuild per key stopped the output for seconds), and the q still ends the run
+    """
+    import pty
+    import threading
+
+    harness.vehicle.parameters = dict(COPTER)
+    harness.model.activate()
+    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    counting = CountingModel(harness.model)
+    master, slave = pty.openpty()
+    pasted = b"oi" * 100_000 + b"q"
+
+    def paste() -> None:
+        view = memoryview(pasted)
+        while view:
+            view = view[os.write(master, view[:4096]) :]
+
+    with os.fdopen(slave, "r") as stream:
+        reader = KeyReader(stream)
+        with reader.active():
+            check = TerminalCheck(
+                SimpleNamespace(model=counting), io.StringIO(), live=True, program_switches=False,
+                keys=reader.keys,
+            )
+            writer = threading.Thread(target=paste, daemon=True)
+            writer.start()
+            per_tick: list[int] = []
+            drained = False
+            while not check.quit and not drained:
+                # Once the whole paste is in the terminal and read, a missed q would end the loop.
+                drained = not writer.is_alive() and not select.select([stream], [], [], 0)[0]
+                before = len(counting.calls)
+                check.tick(harness.model.state)
+                per_tick.append(len(counting.calls) - before)
+            writer.join()
+    os.close(master)
+
+    assert check.quit
+    assert max(per_tick) <= MAX_KEY_ACTIONS
+
+
+@given(st.text(alphabet="oirqx\x1b ", max_size=400))
+def test_the_keys_of_a_tick_keep_their_order_without_repeats_and_never_lose_a_quit(keys: str) -> None:
+    """GIVEN any keys typed within one tick
+    WHEN reduced to actions
+    THEN a q anywhere means quit alone; otherwise the actions are the latest known keys in order,
+         none repeated in a row, at most MAX_KEY_ACTIONS of them
+    """
+    actions = key_actions(keys)
+
+    if "q" in keys:
+        assert actions == ["q"]
+        return
+    expected: list[str] = []
+    for key in keys:
+        if key in "oir" and (not expected or expected[-1] != key):
+            expected.append(key)
+    assert actions == expected[-MAX_KEY_ACTIONS:]

@@ -324,10 +324,12 @@ def test_a_bad_parameter_file_shows_its_error_and_keeps_the_table_while_the_plug
     table = window.parameter_table
     assert table is not None
     table.open_button.invoke()
+    pump_until(window.root, lambda: not window.is_reading_file, "the good file read")
     assert table.rows == (("RC_PROTOCOLS", "512", "CRSF only"), ("RSSI_TYPE", "3", ""))
     assert table.error_text == ""
 
     table.open_button.invoke()
+    pump_until(window.root, lambda: not window.is_reading_file, "the bad file read")
     assert "broken.param line 2" in table.error_text
     assert "three" in table.error_text
     assert table.rows == (("RC_PROTOCOLS", "512", "CRSF only"), ("RSSI_TYPE", "3", ""))
@@ -470,3 +472,32 @@ def test_without_a_display_run_window_falls_back_to_the_terminal_view(
     assert "terminal view" in captured.err
     assert "CH1" in captured.out
     assert session_threads(before) == []
+
+
+def test_a_parameter_file_is_read_off_the_window_thread_which_keeps_ticking(
+    window: StandaloneWindow, tmp_path: Path, mocker: MockerFixture
+) -> None:
+    """GIVEN a parameter file of a megabyte, which takes longer than a frame to read
+    WHEN it is opened from the window
+    THEN the open returns at once with the read still running on another thread, the window's event
+    loop keeps running meanwhile, and the file's entries are shown once it is read."""
+    big = tmp_path / "large.param"
+    big.write_text("".join(f"P{index:05d},{index}\n" for index in range(60_000)), encoding="utf-8")
+    mocker.patch("tkinter.filedialog.askopenfilename", return_value=str(big))
+    table = window.parameter_table
+    assert table is not None
+    ticks: list[int] = []
+
+    def tick() -> None:
+        ticks.append(1)
+        if window.is_reading_file:
+            window.root.after(5, tick)
+
+    table.open_button.invoke()
+    assert window.is_reading_file
+    window.root.after(5, tick)
+    pump_until(window.root, lambda: not window.is_reading_file, "the large file read")
+
+    assert len(table.rows) == 60_000
+    assert table.rows[0][:2] == ("P00000", "0")
+    assert ticks
