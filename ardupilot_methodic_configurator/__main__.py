@@ -146,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=_(
             "run only the simulated vehicle for another ground station: tcp:HOST:PORT (a TCP server for "
             "one ground station at a time, as SITL's: a connected one that stays silent keeps the "
-            "others waiting), udpin:HOST:PORT or udpout:HOST:PORT; HOST defaults to 127.0.0.1, IPv4 only"
+            "others waiting), udpin:HOST:PORT, udpout:HOST:PORT (HOST defaults to 127.0.0.1, IPv4 only), "
+            "or a serial device such as /dev/ttyUSB0 at --baudrate"
         ),
     )
     parser.add_argument(
@@ -179,6 +180,15 @@ def build_parser() -> argparse.ArgumentParser:
         help=_(
             "what SITL's receiver does with the transmitter off: no-pulses (SIM_RC_FAIL=1, default) "
             "or low-throttle (throttle below FS_THR_VALUE)"
+        ),
+    )
+    parser.add_argument(
+        "--sitl-link",
+        choices=["tcp", "serial", "udp"],
+        default="tcp",
+        help=_(
+            "how the check reaches SITL: tcp (default), serial (a pseudo-terminal pair at --baudrate, "
+            "the path a USB board takes; Linux and macOS) or udp (SITL sends to the check)"
         ),
     )
     parser.add_argument(
@@ -347,7 +357,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
     from .demo.sitl_rc_input import FailsafeMode  # noqa: PLC0415
-    from .sitl.config import SitlConfig  # noqa: PLC0415
+    from .sitl.config import SitlConfig, SitlLink  # noqa: PLC0415
 
     if args.sitl is None:
         return None
@@ -356,6 +366,8 @@ def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
         defaults=tuple(args.sitl_defaults),
         instance=args.instance,
         failsafe_mode=FailsafeMode(args.failsafe_mode),
+        link=SitlLink(args.sitl_link),
+        baudrate=args.baudrate,
     )
 
 

@@ -31,6 +31,7 @@ from . import _
 from .connection.devices import DeviceEndpoint, parse_device
 from .connection.discovery import DiscoveryLog, HeartbeatSender
 from .connection.opening import (
+    BootClock,
     VehicleUdpClient,
     VehicleUdpServer,
     explain_open_error,
@@ -79,6 +80,7 @@ class FlightController:
         self.device: str | None = None
         self.fc_parameters: dict[str, float] = {}
         self._discovery_messages: tuple[MavlinkMessage, ...] = ()
+        self._scheme = ""
 
     # ---- connection ------------------------------------------------------------------------------
 
@@ -88,8 +90,27 @@ class FlightController:
 
     @property
     def link_closed(self) -> bool:
-        """True once the peer closed a TCP link (pymavlink's ``portdead``); reconnect to recover."""
+        """True once the link is gone: the peer closed a TCP link, or a serial device vanished
+        (pymavlink's ``portdead``); reconnect to recover."""
         return self.master is not None and getattr(self.master, "portdead", False) is True
+
+    @property
+    def link_kind(self) -> str:
+        """``serial``, ``tcp``, ``tcpin``, ``udpin`` or ``udpout`` of the open link ("" without one)."""
+        return self._scheme if self.master is not None else ""
+
+    @property
+    def vehicle_restarted(self) -> bool:
+        """True when the vehicle's boot clock went back on a link that stayed open (a reboot)."""
+        clock = getattr(self.master, "boot_clock", None)
+        return isinstance(clock, BootClock) and clock.restarted
+
+    @property
+    def vehicle_moved_to(self) -> tuple[str, int] | None:
+        """A UDP vehicle that fell silent while its ids arrive from a new address (a restart)."""
+        if isinstance(self.master, VehicleUdpServer):
+            return self.master.vehicle_moved_to
+        return None
 
     @property
     def discovery_messages(self) -> tuple[MavlinkMessage, ...]:
@@ -120,6 +141,7 @@ class FlightController:
             return error_text
         self.master = master
         self.device = device.strip()
+        self._scheme = endpoint.scheme
         return ""
 
     def _discover(self, master: Any, endpoint: DeviceEndpoint, shown: str, timeout: float) -> str:
@@ -180,6 +202,9 @@ class FlightController:
         master.target_component = sender.component_id
         if isinstance(master, VehicleUdpServer | VehicleUdpClient):
             master.pin_vehicle((sender.system_id, sender.component_id))
+        clock = getattr(master, "boot_clock", None)
+        if isinstance(clock, BootClock):
+            clock.vehicle = (sender.system_id, sender.component_id)
 
     def disconnect(self) -> None:
         """Close the link; safe to call at any time."""

@@ -12,6 +12,7 @@ automatic version switch from touching the global state.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 import time
@@ -28,13 +29,51 @@ MAVLINK1_MAGIC = 0xFE
 MAVLINK2_MAGIC = 0xFD
 GCS_SYSTEM_ID = 255
 GCS_COMPONENT_ID = 190  # MAV_COMP_ID_MISSIONPLANNER
+# A vehicle clock (time_boot_ms) that goes back further than UDP can reorder means a reboot.
+CLOCK_BACK_MS = 2000
+# A pinned UDP vehicle silent this long, while its ids arrive from a new address: it restarted.
+MOVED_AFTER_S = 3.0
 
 
-class TimedTcpConnection(mavutil.mavtcp):  # type: ignore[misc] # pymavlink has no type hints
+class BootClock:
+    """Notices a vehicle that restarted on a link that stayed open (a radio, a UDP bridge).
+
+    ArduPilot stamps RC_CHANNELS, ATTITUDE, SYSTEM_TIME and others with ``time_boot_ms``, the
+    milliseconds since it booted; after a reboot that clock starts again near zero.
+    """
+
+    def __init__(self) -> None:
+        self.latest_ms: int | None = None
+        self.restarted = False
+        self.vehicle: tuple[int, int] | None = None
+
+    def observe(self, message: Any) -> None:
+        boot_ms = getattr(message, "time_boot_ms", None)
+        if not isinstance(boot_ms, int) or self.vehicle is None:
+            return
+        if (message.get_srcSystem(), message.get_srcComponent()) != self.vehicle:
+            return
+        if self.latest_ms is not None and boot_ms + CLOCK_BACK_MS < self.latest_ms:
+            self.restarted = True
+        self.latest_ms = boot_ms
+
+
+class _WatchesBootClock:
+    """Our pymavlink connections: every decoded message passes the vehicle's boot clock."""
+
+    boot_clock: BootClock
+
+    def post_message(self, msg: Any) -> None:
+        super().post_message(msg)  # type: ignore[misc]
+        self.boot_clock.observe(msg)
+
+
+class TimedTcpConnection(_WatchesBootClock, mavutil.mavtcp):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's TCP client with a bounded connect: the stock one blocks for the OS timeout."""
 
     def __init__(self, address: str, connect_timeout: float) -> None:
         self._connect_timeout = connect_timeout
+        self.boot_clock = BootClock()
         super().__init__(
             address,
             autoreconnect=False,
@@ -88,19 +127,43 @@ class _VehicleOnly:
         # that claim the vehicle's system and component ids.
         self.foreign_datagrams = 0
         self.impostor_datagrams = 0
+        self.boot_clock = BootClock()
+        self._vehicle_heard_at = time.monotonic()
+        self._impostor_heard_at: float | None = None
+        self._impostor_address: tuple[str, int] | None = None
+
+    @property
+    def vehicle_moved_to(self) -> tuple[str, int] | None:
+        """The address the vehicle's ids now come from, when its own address fell silent.
+
+        A restarted SITL (or a UDP bridge that restarted) sends from a new port; the filter keeps
+        reading only the old one, so without this the check would wait for ever.  Silence of the
+        pinned address for `MOVED_AFTER_S` is required first, so another sender cannot take the
+        link over from a vehicle that is still talking.
+        """
+        heard = self._impostor_heard_at
+        if heard is None or self._impostor_address is None:
+            return None
+        now = time.monotonic()
+        if now - self._vehicle_heard_at < MOVED_AFTER_S or now - heard > 1.0:
+            return None
+        return self._impostor_address
 
     def _from_elsewhere(self, data: bytes, sender: tuple[str, int]) -> bool:
         """Count and refuse a datagram that does not come from the vehicle (once it is known)."""
         if self.vehicle_address is None or sender == self.vehicle_address:
+            self._vehicle_heard_at = time.monotonic()
             return False
         self.foreign_datagrams += 1
         ids = claimed_ids(data)
         if ids is not None and self.vehicle_ids is not None and ids[0] == self.vehicle_ids[0]:
             self.impostor_datagrams += 1
+            self._impostor_heard_at = time.monotonic()
+            self._impostor_address = sender
         return True
 
 
-class VehicleUdpServer(_VehicleOnly, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
+class VehicleUdpServer(_VehicleOnly, _WatchesBootClock, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's UDP server with bounded memory of who sent to it, reading only the vehicle.
 
     The stock server remembers every source address for ever and sends each packet to all of
@@ -142,11 +205,12 @@ class VehicleUdpServer(_VehicleOnly, mavutil.mavudp):  # type: ignore[misc] # py
             return
         self.vehicle_address = self.last_sender
         self.vehicle_ids = ids
+        self._vehicle_heard_at = time.monotonic()
         self.clients = {self.vehicle_address}
         self.clients_last_alive = {self.vehicle_address: time.time()}
 
 
-class VehicleUdpClient(_VehicleOnly, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
+class VehicleUdpClient(_VehicleOnly, _WatchesBootClock, mavutil.mavudp):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's UDP client (``udpout``), reading only what comes from the address it sends to.
 
     The stock one reads every datagram that reaches its port, whoever sent it.  ArduPilot answers
@@ -186,7 +250,73 @@ def open_connection(endpoint: DeviceEndpoint, baudrate: int, timeout: float) -> 
         # Left unbound, the kernel would bind it to every interface (0.0.0.0) at the first send.
         client.port.bind((route_source_host(destination), 0))
         return client
-    return mavutil.mavserial(endpoint.address, baud=baudrate, **ids)
+    return VehicleSerial(endpoint.address, baudrate, **ids)
+
+
+class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc] # pymavlink has no type hints
+    """pymavlink's serial port, opened for this program alone, taking a vanished device as closed.
+
+    The stock one lets a read error out of ``recv_msg`` (pyserial's "device reports readiness to
+    read but returned no data") and prints "Device ... is dead" on a failed write.  A USB flight
+    controller that reboots or is unplugged does exactly that, so here both mark the link dead
+    (``portdead``, as pymavlink does for TCP), quietly: the check says it in its own words and
+    waits for the device to come back.  The port is opened exclusively, so a second program
+    cannot read half of the vehicle's bytes ("multiple access on port").
+    """
+
+    portdead: bool
+
+    def __init__(self, device: str, baudrate: int, **ids: int) -> None:
+        import serial  # noqa: PLC0415 - pyserial is only needed for serial links
+
+        self.boot_clock = BootClock()
+        self.lost_reason: str | None = None
+        self.baud = baudrate
+        self.device = device
+        self.autoreconnect = False
+        self.force_connected = False
+        # Opened at 1200 baud and then set, as pymavlink does: some Linux USB drivers keep a stale
+        # rate otherwise.
+        self.port = serial.Serial(
+            device, 1200, timeout=0, dsrdtr=False, rtscts=False, xonxoff=False, exclusive=True
+        )
+        try:
+            descriptor: int | None = self.port.fileno()
+            mavutil.set_close_on_exec(descriptor)
+        except Exception:  # a port without a descriptor (Windows) is read by polling instead
+            descriptor = None
+        self.set_baudrate(baudrate)
+        mavutil.mavfile.__init__(self, descriptor, device, **ids)
+        self.rtscts = False
+
+    def _lost(self, error: BaseException) -> None:
+        if not self.portdead:
+            self.lost_reason = str(error) or type(error).__name__
+        self.portdead = True
+
+    def recv(self, n: int | None = None) -> bytes:
+        if self.portdead:
+            return b""
+        try:
+            data: bytes = super().recv(n)
+        except Exception as error:  # pyserial's SerialException, OSError: the device went away
+            self._lost(error)
+            return b""
+        return data
+
+    def write(self, buf: bytes) -> int:
+        if self.portdead:
+            return -1
+        try:
+            written: int = self.port.write(bytes(buf))
+        except Exception as error:  # as above: never pymavlink's print, never an exception
+            self._lost(error)
+            return -1
+        return written
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.port.close()
 
 
 def use_mavlink2(master: Any) -> None:
@@ -221,8 +351,11 @@ def explain_open_error(error: BaseException) -> str:
         return _("the address and port are already in use by another program")
     if code == errno.EADDRNOTAVAIL:
         return _("that address does not belong to this computer")
-    if code in (errno.EBUSY,):
-        return _("the port is busy; close other programs that use it")
+    if code in (errno.EBUSY, errno.EAGAIN) or "exclusively lock" in str(error):
+        return _(
+            "another program has this port open (a ground station, MAVProxy, or ModemManager on "
+            "Linux); close it, then connect again"
+        )
     if isinstance(error, (ValueError, OverflowError)):
         return _reason(error)
     return f"{type(error).__name__}: {_reason(error)}"

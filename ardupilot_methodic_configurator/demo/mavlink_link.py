@@ -50,6 +50,7 @@ class LinkKind(Enum):
     TCP_SERVER = "tcp"
     UDP_IN = "udpin"
     UDP_OUT = "udpout"
+    SERIAL = "serial"
 
 
 _SCHEMES: dict[str, LinkKind] = {
@@ -70,13 +71,25 @@ class LinkEndpoint:
     kind: LinkKind
     host: str = LOOPBACK
     port: int = 0
+    # A serial device (``kind`` SERIAL): its path and baud rate.
+    path: str = ""
+    baudrate: int = 115200
 
     def __str__(self) -> str:
+        if self.kind is LinkKind.SERIAL:
+            return self.path
         return f"{self.kind.value}:{format_host_port(self.host, self.port)}"
 
 
-def parse_endpoint(text: str) -> LinkEndpoint:
-    """``tcp:HOST:PORT``, ``udpin:HOST:PORT`` or ``udpout:HOST:PORT``; HOST may be left out (127.0.0.1)."""
+def _looks_like_serial_port(text: str) -> bool:
+    return text.startswith(("/", "\\", ".")) or (text[:3].upper() == "COM" and text[3:].isdigit())
+
+
+def parse_endpoint(text: str, baudrate: int = 115200) -> LinkEndpoint:
+    """``tcp:HOST:PORT``, ``udpin:HOST:PORT``, ``udpout:HOST:PORT`` (HOST may be left out: 127.0.0.1),
+    or a serial device path, served at ``baudrate``."""
+    if _looks_like_serial_port(text.strip()):
+        return LinkEndpoint(LinkKind.SERIAL, path=text.strip(), baudrate=baudrate)
     scheme, _sep, rest = text.strip().partition(":")
     kind = _SCHEMES.get(scheme.lower())
     if kind is None:
@@ -98,13 +111,17 @@ def parse_endpoint(text: str) -> LinkEndpoint:
     return LinkEndpoint(kind, host, port)
 
 
-def _new_parser() -> Any:
+# What ``select`` waits on: a socket, or the file descriptor of a serial device.
+Selectable = Any
+
+
+def new_parser() -> Any:
     parser = mavlink2.MAVLink(None)
     parser.robust_parsing = True
     return parser
 
 
-def _parse(parser: Any, data: bytes) -> list[Any]:
+def parse(parser: Any, data: bytes) -> list[Any]:
     try:
         messages = parser.parse_buffer(data) or []
     except Exception:  # pymavlink raises assorted exception types on junk
@@ -138,16 +155,16 @@ class MavlinkLink(ABC):
         """The pymavlink connection string a ground station on this machine uses to reach us."""
 
     @abstractmethod
-    def read_sockets(self) -> list[socket.socket]: ...
+    def read_sockets(self) -> list[Selectable]: ...
 
-    def write_sockets(self) -> list[socket.socket]:
+    def write_sockets(self) -> list[Selectable]:
         return []
 
     @abstractmethod
-    def on_readable(self, sock: socket.socket) -> list[Any]:
+    def on_readable(self, sock: Selectable) -> list[Any]:
         """Read what ``sock`` holds (a bounded amount) and return the valid MAVLink messages in it."""
 
-    def on_writable(self, sock: socket.socket) -> None:  # noqa: B027 - UDP sends never queue
+    def on_writable(self, sock: Selectable) -> None:  # noqa: B027 - UDP sends never queue
         """Continue sending queued output."""
 
     @abstractmethod
@@ -219,7 +236,7 @@ class UdpLink(MavlinkLink):
                 self.foreign_datagrams += 1
                 continue
             # A datagram is a whole unit: junk in one must not swallow the start of the next.
-            messages = _parse(_new_parser(), data)
+            messages = parse(new_parser(), data)
             if messages and self._learn:
                 address = (str(sender[0]), int(sender[1]))
                 if address != self._peer:
@@ -244,14 +261,87 @@ class UdpLink(MavlinkLink):
         self._sock.close()
 
 
-class TcpServerLink(MavlinkLink):
+class StreamLink(MavlinkLink):
+    """A byte stream to one ground station at a time (a TCP client, a serial line).
+
+    What the stream cannot take at once waits in a bounded buffer; a message that does not fit
+    is dropped whole and counted.  A read or write error, or the end of the stream, loses the
+    peer (``_lost``); the subclass says what that means for its kind of stream.
+    """
+
+    def __init__(self, output_limit: int) -> None:
+        super().__init__()
+        self._output_limit = output_limit
+        self._output = bytearray()
+        self._parser = new_parser()
+
+    @abstractmethod
+    def _stream(self) -> Selectable | None:
+        """The peer's stream, ``None`` while there is none."""
+
+    @abstractmethod
+    def _read_some(self) -> bytes: ...
+
+    @abstractmethod
+    def _write_some(self, data: bytearray) -> int: ...
+
+    @abstractmethod
+    def _lost(self) -> None:
+        """The peer is gone: close its stream and forget what waited for it."""
+
+    def write_sockets(self) -> list[Selectable]:
+        stream = self._stream()
+        return [stream] if stream is not None and self._output else []
+
+    def _read_stream(self) -> list[Any]:
+        try:
+            data = self._read_some()
+        except (BlockingIOError, InterruptedError):
+            return []
+        except OSError:
+            self._lost()
+            return []
+        if not data:
+            self._lost()
+            return []
+        return parse(self._parser, data)
+
+    def on_writable(self, sock: Selectable) -> None:
+        stream = self._stream()
+        if stream is not None and sock == stream:
+            self._flush()
+
+    def has_room(self, size: int) -> bool:
+        return self._stream() is not None and len(self._output) + size <= self._output_limit
+
+    def send(self, data: bytes) -> bool:
+        if not self.has_room(len(data)):
+            if self._stream() is not None:
+                self.dropped_messages += 1
+            return False
+        self._output += data
+        self._flush()
+        return True
+
+    def _flush(self) -> None:
+        while self._stream() is not None and self._output:
+            try:
+                written = self._write_some(self._output)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                self._lost()
+                return
+            del self._output[:written]
+
+
+class TcpServerLink(StreamLink):
     """A listening TCP socket serving one client at a time (see the module docstring)."""
 
     param_rate_hz = TCP_PARAM_RATE_HZ
 
     def __init__(self, endpoint: LinkEndpoint, output_limit: int = TCP_OUTPUT_LIMIT) -> None:
-        super().__init__()
-        self._output_limit = output_limit
+        super().__init__(output_limit)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             if not sys.platform.startswith("win"):
@@ -267,8 +357,6 @@ class TcpServerLink(MavlinkLink):
         self._address = local_address(listener)
         self._client: socket.socket | None = None
         self._client_address: Address | None = None
-        self._output = bytearray()
-        self._parser = _new_parser()
 
     @property
     def local_address(self) -> Address:
@@ -285,45 +373,27 @@ class TcpServerLink(MavlinkLink):
     def read_sockets(self) -> list[socket.socket]:
         return [self._client] if self._client is not None else [self._listener]
 
-    def write_sockets(self) -> list[socket.socket]:
-        return [self._client] if self._client is not None and self._output else []
-
     def on_readable(self, sock: socket.socket) -> list[Any]:
         if sock is self._listener:
             self._accept()
             return []
         if sock is not self._client:
             return []
-        try:
-            data = sock.recv(RECV_BUFFER_SIZE)
-        except BlockingIOError:
-            return []
-        except OSError:
-            self._drop_client()
-            return []
-        if not data:
-            self._drop_client()
-            return []
-        return _parse(self._parser, data)
+        return self._read_stream()
 
-    def on_writable(self, sock: socket.socket) -> None:
-        if sock is self._client:
-            self._flush()
+    def _stream(self) -> socket.socket | None:
+        return self._client
 
-    def has_room(self, size: int) -> bool:
-        return self._client is not None and len(self._output) + size <= self._output_limit
+    def _read_some(self) -> bytes:
+        assert self._client is not None
+        return self._client.recv(RECV_BUFFER_SIZE)
 
-    def send(self, data: bytes) -> bool:
-        if not self.has_room(len(data)):
-            if self._client is not None:
-                self.dropped_messages += 1
-            return False
-        self._output += data
-        self._flush()
-        return True
+    def _write_some(self, data: bytearray) -> int:
+        assert self._client is not None
+        return self._client.send(data)
 
     def close(self) -> None:
-        self._drop_client()
+        self._lost()
         self._listener.close()
 
     def _accept(self) -> None:
@@ -339,22 +409,10 @@ class TcpServerLink(MavlinkLink):
         self._client = client
         self._client_address = (str(address[0]), int(address[1]))
         self._output.clear()
-        self._parser = _new_parser()
+        self._parser = new_parser()
         self.peer_generation += 1
 
-    def _flush(self) -> None:
-        client = self._client
-        while client is not None and self._output:
-            try:
-                sent = client.send(self._output)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
-                self._drop_client()
-                return
-            del self._output[:sent]
-
-    def _drop_client(self) -> None:
+    def _lost(self) -> None:
         client, self._client, self._client_address = self._client, None, None
         self._output.clear()
         if client is not None:
@@ -367,4 +425,8 @@ def open_link(endpoint: LinkEndpoint, *, first_peer: Address | None = None) -> M
         return TcpServerLink(endpoint)
     if endpoint.kind is LinkKind.UDP_OUT:
         return UdpLink.udp_out(endpoint)
+    if endpoint.kind is LinkKind.SERIAL:
+        from .serial_link import SerialLink  # noqa: PLC0415 - POSIX terminal modules
+
+        return SerialLink(endpoint.path, endpoint.baudrate)
     return UdpLink.udp_in(endpoint, first_peer)

@@ -244,6 +244,17 @@ class RCReceiverDataModel:
         self._check.restart_test()
         self._state = self._safe_build_state()
 
+    def note_link_event(self, text: str) -> None:
+        """Put ``text`` (a reboot followed, a reconnection) into the current test's timeline.
+
+        A connection that changed since the last poll is taken first, so the event joins the
+        fresh test of the new link rather than being dropped with the old one.
+        """
+        now = self._now()
+        self._follow_connection(now)
+        self._check.note_link_event(text, now)
+        self._state = self._safe_build_state()
+
     def confirm_transmitter(self, on: bool) -> None:
         """The user says the transmitter is now ``on`` (or off): the guide times from this moment."""
         self._check.note_transmitter(on, self._now(), by_program=False)

@@ -46,6 +46,7 @@ from .rc_receiver_requests import ParameterReader
 from .rc_receiver_snapshot import (
     FailsafeStatus,
     Finding,
+    LinkEvent,
     ParameterSource,
     ParameterValue,
     RCReceiverState,
@@ -56,6 +57,8 @@ from .rc_receiver_telemetry import readable_text, sys_status_failsafe
 TransmitterSwitch = Callable[[bool], object]
 # A family's names with and without a throttle channel known, and a few more: plenty.
 _MAX_WANTED_MEMO = 16
+# Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
+MAX_LINK_EVENTS = 20
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
 
 
@@ -106,6 +109,7 @@ class ReceiverCheckTracker:
         self._known_on_of: tuple[object, bool] = (None, True)
         self._previous_count: object = None
         self._previous_channels: tuple[int, ...] | None = None
+        self._link_events: tuple[LinkEvent, ...] = ()
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
         self._observers: dict[str, Callable[[Any, float], None]] = {
@@ -148,6 +152,7 @@ class ReceiverCheckTracker:
         self._live_throttle_min = None
         self._was_counting = False
         self._previous_channels = None
+        self._link_events = ()
 
     def resumed(self) -> None:
         """After a pause the host may have uploaded parameters: read them again."""
@@ -161,6 +166,10 @@ class ReceiverCheckTracker:
 
     def note_transmitter(self, on: bool, now: float, *, by_program: bool) -> None:
         self._guide.note_switch(on, now, by_program=by_program)
+
+    def note_link_event(self, text: str, now: float) -> None:
+        event = LinkEvent(now, readable_text(text, limit=400))
+        self._link_events = (*self._link_events, event)[-MAX_LINK_EVENTS:]
 
     # ----------------------------------------------------------------- messages
 
@@ -399,6 +408,7 @@ class ReceiverCheckTracker:
             self._spans.version,
             self._radio.version,
             self._guide.version,
+            self._link_events,
             state.has_live_telemetry,
             state.connected,
             state.receiver_present,
@@ -485,6 +495,7 @@ class ReceiverCheckTracker:
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
             transmitter_events=self._guide.events,
+            link_events=self._link_events,
             guide=guide,
             verdict=verdict,
             report_directory=self.report_directory(),

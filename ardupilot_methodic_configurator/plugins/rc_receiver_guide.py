@@ -91,6 +91,9 @@ class TransmitterGuide:
         self._on: TransmitterEvent | None = None
         self._throttle_while_off: int | None = None
         self._off_range: dict[int, tuple[int, int]] = {}
+        # Telemetry was not live at some update after "off", before "no failsafe" was concluded.
+        self._blind_while_off = False
+        self._concluded_no_failsafe = False
         self._state = GuideState()
         # Grows with every switch and restart: what `update` starts from changed.
         self.version = 0
@@ -116,6 +119,8 @@ class TransmitterGuide:
         self._on = None
         self._throttle_while_off = None
         self._off_range.clear()
+        self._blind_while_off = False
+        self._concluded_no_failsafe = False
         self._state = GuideState(automatic=self._state.automatic)
 
     def note_switch(self, on: bool, at: float, *, by_program: bool) -> None:
@@ -131,6 +136,8 @@ class TransmitterGuide:
             self._on = None
             self._throttle_while_off = None
             self._off_range.clear()
+            self._blind_while_off = False
+            self._concluded_no_failsafe = False
 
     def wanted_transmitter(self) -> bool | None:
         """For the program that owns the transmitter: the position the current step asks for."""
@@ -146,11 +153,20 @@ class TransmitterGuide:
         failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at)
         deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
         recovered_at = None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at)
-        no_failsafe = (
-            off is not None and failsafe_at is None and deadline is not None and inputs.now > deadline
-        )
         if off is not None and failsafe_at is None:
             self._watch_while_off(inputs, off.at)
+            if not inputs.telemetry_live and not self._concluded_no_failsafe:
+                self._blind_while_off = True
+        # "No failsafe came" is a conclusion from silence: only sound if the telemetry was live
+        # until it was drawn (a link lost meanwhile, a reboot, proves nothing either way).
+        no_failsafe = (
+            off is not None
+            and failsafe_at is None
+            and deadline is not None
+            and inputs.now > deadline
+            and not self._blind_while_off
+        )
+        self._concluded_no_failsafe = self._concluded_no_failsafe or no_failsafe
         no_recovery = (
             on is not None
             and failsafe_at is not None

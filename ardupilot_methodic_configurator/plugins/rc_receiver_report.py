@@ -55,6 +55,8 @@ def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
     for status, at in state.failsafe_transitions:
         kind = "failsafe" if status is FailsafeStatus.ACTIVE else "recovery"
         events.append((at, {"kind": kind}))
+    for link_event in check.link_events:
+        events.append((link_event.at, {"kind": "link", "text": link_event.text}))
     for message in check.radio_messages:
         events.append(
             (message.at, {"kind": "statustext", "severity": message.severity, "text": message.text})
@@ -309,6 +311,13 @@ def report_paths(path: str | Path) -> tuple[Path, Path]:
     elif base.suffix.lower() in (".json", ".md"):
         base = base.with_suffix("")
     return base.with_name(base.name + ".json"), base.with_name(base.name + ".md")
+
+
+def earlier_report_base(path: str | Path, number: int) -> Path:
+    """Where the report of the ``number``-th test before a reconnection goes: beside ``path``'s."""
+    json_path, _markdown = report_paths(path)
+    base = json_path.with_suffix("")
+    return base.with_name(f"{base.name}-before-reconnect-{number}")
 
 
 def write_report(state: RCReceiverState, path: str | Path) -> tuple[Path, Path]:

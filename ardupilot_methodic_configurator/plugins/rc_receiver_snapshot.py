@@ -96,6 +96,14 @@ class RadioMessage:
     text: str
 
 
+@dataclass(frozen=True)
+class LinkEvent:
+    """Something that happened to the link itself (a reboot followed, a reconnection), and when."""
+
+    at: float
+    text: str
+
+
 class GuideStep(Enum):
     """Where the guided transmitter-off test stands."""
 
@@ -171,6 +179,7 @@ class ReceiverCheck:
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None
     transmitter_events: tuple[TransmitterEvent, ...] = ()
+    link_events: tuple[LinkEvent, ...] = ()
     guide: GuideState = GuideState()
     verdict: Verdict = Verdict()
     # Where the methodic configurator keeps this vehicle's files; reports are saved there.

@@ -27,6 +27,16 @@ MAX_INSTANCE = 255
 DEFAULT_HOME = "-35.363261,149.165230,584,353"
 
 
+class SitlLink(enum.Enum):
+    """How the check reaches SITL's SERIAL0: TCP (SITL's default), a serial line, or UDP."""
+
+    TCP = "tcp"
+    # A null-modem pair of pseudo-terminals (POSIX): the check takes the path a USB board takes.
+    SERIAL = "serial"
+    # SITL sends to the check (``udpclient``), as a telemetry bridge or companion computer does.
+    UDP = "udp"
+
+
 class SitlState(enum.Enum):
     NOT_STARTED = "not started"
     STARTING = "starting"
@@ -86,6 +96,8 @@ class SitlConfig:
     speedup: float = 1.0
     home: str = DEFAULT_HOME
     restart_when_exited: bool = True
+    link: SitlLink = SitlLink.TCP
+    baudrate: int = 115200
 
     @property
     def ports(self) -> SitlPorts:
@@ -104,10 +116,20 @@ class SitlConfig:
                 return _("No SITL defaults file at {path}.").format(path=path)
         if self.speedup <= 0:
             return _("The SITL speed-up must be above zero.")
+        if self.link is SitlLink.SERIAL and os.name != "posix":
+            return _("A serial link to SITL needs Linux or macOS (pseudo-terminals).")
         return ""
 
-    def command(self) -> list[str]:
-        """SITL's command line; paths are absolute because SITL runs in a temporary directory."""
+    def command(self, serial_device: Path | None = None) -> list[str]:
+        """SITL's command line; paths are absolute because SITL runs in a temporary directory.
+
+        ``serial_device``: SITL's end of the serial line, for `SitlLink.SERIAL`.
+        """
+        serial0 = "tcp:0"  # boot without waiting for a client, so discovery starts on a running SITL
+        if self.link is SitlLink.SERIAL and serial_device is not None:
+            serial0 = f"uart:{serial_device}:{self.baudrate}"
+        elif self.link is SitlLink.UDP:
+            serial0 = f"udpclient:127.0.0.1:{self.ports.mavlink}"
         command = [
             str(self.binary.resolve()),
             "--model",
@@ -118,9 +140,8 @@ class SitlConfig:
             str(self.instance),
             "--home",
             self.home,
-            # Boot without waiting for a client, so the check's discovery timeout starts a running SITL.
             "--serial0",
-            "tcp:0",
+            serial0,
             # Each start from the defaults: a SIM_RC_FAIL saved before a restart must not survive it.
             "--wipe",
         ]

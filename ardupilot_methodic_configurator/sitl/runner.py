@@ -48,7 +48,7 @@ import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from .. import _
 from ..demo.physics_backend import PhysicsBackend
@@ -61,12 +61,15 @@ from ..demo.sitl_rc_input import (
 from ..sim_bridge.protocols.names import ARDUPILOT_JSON
 from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig
-from .config import SitlConfig, SitlState, SitlStatus, describe_exit, state_text
+from .config import SitlConfig, SitlLink, SitlState, SitlStatus, describe_exit, state_text
 from .console import ConsoleLog, JsonKeysWatch, bounded_lines
 from .control import SitlControlLink
+from .null_modem import NullModem
 
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
 RELAY_RELEARN_S = 1.0
+# ArduPilot's own USB vendor and product ids (pid.codes), as its boards enumerate.
+SITL_USB_IDS = (0x1209, 0x5740)
 TERM_GRACE_S = 3.0
 KILL_WAIT_S = 5.0
 RESTART_DELAY_S = 1.0
@@ -115,8 +118,16 @@ def _stop_every_runner() -> None:
 class SitlRunner:
     """One SITL with everything around it; ``start()`` once, ``stop()`` any number of times."""
 
-    def __init__(self, config: SitlConfig, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        config: SitlConfig,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        serial_tap: Callable[[int, bytes], None] | None = None,
+    ) -> None:
         self.config = config
+        # Sees the bytes of a serial SERIAL0 line (`NullModem`'s tap), for a proof of what was sent.
+        self._serial_tap = serial_tap
         self.ports = config.ports
         self._clock = clock
         self.console = ConsoleLog(clock=clock)
@@ -137,12 +148,41 @@ class SitlRunner:
         self._rc_sender: RcInputSender | None = None
         self._control: SitlControlLink | None = None
         self._started = False
+        # SERIAL0 as a serial line (`SitlLink.SERIAL`): the cable, and the name its next plug takes.
+        self._modem: NullModem | None = None
+        self._next_station_name: str | None = None
 
     # ---------------------------------------------------------------- queries
     @property
     def device(self) -> str:
-        """The check's connection: SITL's first MAVLink port (SERIAL0)."""
+        """The check's connection: SITL's first MAVLink port (SERIAL0), over the configured link."""
+        if self.config.link is SitlLink.SERIAL:
+            modem = self._modem
+            return str(modem.station_path) if modem is not None else ""
+        if self.config.link is SitlLink.UDP:
+            return f"udpin:127.0.0.1:{self.ports.mavlink}"
         return f"tcp:127.0.0.1:{self.ports.mavlink}"
+
+    def virtual_ports(self) -> list[Any]:
+        """SITL's serial line as the port list shows a USB flight controller: ArduPilot's USB ids
+        and a serial number of its own, so a check finds it again under a new name."""
+        modem = self._modem
+        if modem is None or not modem.plugged:
+            return []
+        from serial.tools.list_ports_common import ListPortInfo  # noqa: PLC0415
+
+        port = ListPortInfo(str(modem.station_path), skip_link_detection=True)
+        port.vid, port.pid = SITL_USB_IDS
+        port.serial_number = f"SITL{self.config.instance}"
+        port.location = f"sitl-{self.config.instance}"
+        port.description = port.product = _("ArduPilot SITL (SERIAL0)")
+        return [port]
+
+    def restart_board(self, station_name: str | None = None) -> int | None:
+        """Reboot SITL as a USB board reboots: its serial device vanishes while it restarts and
+        comes back, under ``station_name`` if given (as Linux may name it ``ttyACM1``)."""
+        self._next_station_name = station_name
+        return self.kill_sitl()
 
     @property
     def relays(self) -> tuple[UdpRelay, ...]:
@@ -208,6 +248,10 @@ class SitlRunner:
             self.stop()
             return _("The SITL helpers could not start: {error}").format(error=error.strerror or error)
         self._workdir = Path(tempfile.mkdtemp(prefix=f"amc-rc-receiver-sitl{self.config.instance}-"))
+        if self.config.link is SitlLink.SERIAL:
+            self._modem = NullModem(
+                self._workdir / "dev", baudrate=self.config.baudrate, tap=self._serial_tap
+            )
         self._note(
             _(
                 "SITL instance {instance}: MAVLink TCP {mavlink}, RC input UDP {rc}, JSON physics UDP {json}."
@@ -275,6 +319,8 @@ class SitlRunner:
             _end_process_group(process)
         for reader in self._readers:
             reader.join(2.0)
+        if self._modem is not None:
+            self._modem.close()
         for part in (self._control, self._rc_sender, self._relay, self._backend):
             if part is not None:
                 with contextlib.suppress(Exception):
@@ -368,6 +414,8 @@ class SitlRunner:
                     )
                 break
             code = process.wait()
+            if self._modem is not None:
+                self._modem.unplug()  # the board's USB device is gone while it restarts
             ran_for = self._clock() - started_at
             with self._lock:
                 self._last_exit = describe_exit(code)
@@ -392,7 +440,11 @@ class SitlRunner:
                 self._state = SitlState.EXITED
 
     def _spawn(self, preexec: Callable[[], None] | None) -> subprocess.Popen[bytes] | None:
-        command = self.config.command()
+        modem = self._modem
+        if modem is not None and not modem.plugged:
+            modem.plug(self._next_station_name)
+            self._next_station_name = None
+        command = self.config.command(modem.vehicle_path if modem is not None else None)
         with self._lock:
             if self._stop_event.is_set():
                 return None

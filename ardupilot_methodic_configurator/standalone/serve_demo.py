@@ -83,6 +83,10 @@ class _Console:
 
 
 def _where(endpoint: LinkEndpoint, demo: DemoSystem) -> str:
+    if endpoint.kind is LinkKind.SERIAL:
+        return _("on the serial device {path} at {baudrate} baud").format(
+            path=endpoint.path, baudrate=endpoint.baudrate
+        )
     host, port = demo.vehicle.address
     if endpoint.kind is LinkKind.TCP_SERVER:
         return _("as a TCP server on {host}:{port}").format(host=host, port=port)
@@ -96,6 +100,7 @@ def _where(endpoint: LinkEndpoint, demo: DemoSystem) -> str:
 def serve_demo(
     device: str,
     *,
+    baudrate: int = 115200,
     duration: float | None = None,
     schedule: TransmitterSchedule | None = None,
     out: TextIO | None = None,
@@ -114,7 +119,7 @@ def serve_demo(
         stdin if stdin is not None else sys.stdin,
     )
     try:
-        endpoint = parse_endpoint(device)
+        endpoint = parse_endpoint(device, baudrate)
     except LinkEndpointError as error:
         console.err.write(str(error) + "\n")
         return EXIT_USAGE
@@ -186,17 +191,20 @@ class _Server:
                 "Ctrl-C stops."
             )
         )
+        device = (
+            _("the other end of that serial line") if self._endpoint.kind is LinkKind.SERIAL else demo.device
+        )
         self._console.out.write(
             _("Simulated ArduPilot vehicle serving MAVLink {where}; connect with {device}; {how}").format(
-                where=_where(self._endpoint, demo), device=demo.device, how=how
+                where=_where(self._endpoint, demo), device=device, how=how
             )
             + "\n"
         )
         self._console.out.flush()
 
     def _warn_if_exposed(self, demo: DemoSystem) -> None:
-        if self._endpoint.kind is LinkKind.UDP_OUT:
-            return  # it hears only the ground station it sends to
+        if self._endpoint.kind in (LinkKind.UDP_OUT, LinkKind.SERIAL):
+            return  # it hears only the ground station it sends to, or the far end of its cable
         host, port = demo.vehicle.address
         notice = beyond_loopback_notice(_("The simulated vehicle"), host, port)
         if notice is not None:
@@ -220,6 +228,7 @@ def run_serve_demo_command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     return serve_demo(
         args.serve_demo,
+        baudrate=args.baudrate,
         duration=args.duration,
         schedule=TransmitterSchedule(args.transmitter_off_after, args.transmitter_off_for),
     )

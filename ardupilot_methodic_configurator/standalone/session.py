@@ -23,10 +23,12 @@ from typing import Any
 
 from .. import _
 from ..backend_flightcontroller import FlightController
+from ..connection.ports import PortLister, system_ports
 from ..demo.setups import DemoChoice
 from ..demo.system import DemoSystem
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
+from ..plugins.rc_receiver_snapshot import RCReceiverState
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig, RelayError
@@ -36,13 +38,19 @@ from ..sitl.runner import SitlRunner
 from .options import DEMO_DEVICE
 
 BRIDGE_RELEARN_AFTER_S = 2.0
+# Tests kept from before reconnections: a board that reboots in a loop must not grow memory.
+MAX_PREVIOUS_TESTS = 5
 
 
 class CheckSession:
     """Owns everything one receiver check needs and tears it down in the right order."""
 
     def __init__(
-        self, *, clock: Callable[[], float] = time.monotonic, demo_choice: DemoChoice | None = None
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        demo_choice: DemoChoice | None = None,
+        list_ports: PortLister = system_ports,
     ) -> None:
         self._clock = clock
         # Which vehicle and set-up the embedded demo is (--demo-vehicle, --demo-setup).
@@ -56,8 +64,13 @@ class CheckSession:
         # Guards ``demo`` and ``_bridge_relays`` between the connect worker and the Tk thread.
         self._relays_lock = threading.RLock()
         self.monitor = BridgeMonitor([], clock=clock)
+        # pyserial's list of the computer's ports, read to find a USB board again after a reboot.
+        self._system_ports = list_ports
         # Said once each: a bridge listening beyond the loopback (see `take_notices`).
         self._notices: list[str] = []
+        # The tests that ran before the link was lost and re-established, oldest first (the
+        # parameters may have changed across a reboot, so each is its own test, and report).
+        self.previous_tests: list[RCReceiverState] = []
 
     @property
     def model(self) -> RCReceiverDataModel:
@@ -72,6 +85,17 @@ class CheckSession:
             demo_relays = tuple(self.demo.relays) if self.demo is not None else ()
             sitl_relays = self.sitl.relays if self.sitl is not None else ()
             return demo_relays + sitl_relays + tuple(self._bridge_relays)
+
+    def list_ports(self) -> list[Any]:
+        """The computer's serial ports, and a ``--sitl`` serial line as its USB board would appear."""
+        sitl = self.sitl
+        return [*self._system_ports(), *(sitl.virtual_ports() if sitl is not None else ())]
+
+    def keep_test_before_reconnect(self, state: RCReceiverState) -> None:
+        """Keep ``state``, the test on a link that was just lost, for its report."""
+        if state.check.system_id is None:
+            return  # nothing was ever seen: no evidence to keep
+        self.previous_tests = [*self.previous_tests, state][-MAX_PREVIOUS_TESTS:]
 
     def take_notices(self) -> list[str]:
         """What the user should know about the sockets started since the last call (once each)."""
@@ -149,12 +173,17 @@ class CheckSession:
                 self.monitor.remove_relays(demo.relays)
                 demo.stop()
 
-    def start_sitl(self, config: SitlConfig) -> str:
-        """Start ArduPilot SITL with its physics, transmitter and relay; ``""`` or a readable error."""
+    def start_sitl(
+        self, config: SitlConfig, *, serial_tap: Callable[[int, bytes], None] | None = None
+    ) -> str:
+        """Start ArduPilot SITL with its physics, transmitter and relay; ``""`` or a readable error.
+
+        ``serial_tap`` sees every byte of a serial SERIAL0 line (`SitlLink.SERIAL`).
+        """
         with self._relays_lock:
             if self.sitl is not None:
                 return ""
-            runner = SitlRunner(config, clock=self._clock)
+            runner = SitlRunner(config, clock=self._clock, serial_tap=serial_tap)
             error = runner.start()
             if error:
                 runner.stop()

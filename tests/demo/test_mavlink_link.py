@@ -46,7 +46,7 @@ def test_device_strings_name_the_endpoint(text: str, expected: LinkEndpoint) -> 
 
 
 @pytest.mark.parametrize(
-    "text", ["/dev/ttyACM0", "tcp:127.0.0.1:port", "tcp:127.0.0.1:70000", "udpout:127.0.0.1:0", "udpout:"]
+    "text", ["ttyACM0", "tcp:127.0.0.1:port", "tcp:127.0.0.1:70000", "udpout:127.0.0.1:0", "udpout:"]
 )
 def test_device_strings_that_cannot_be_served_are_refused(text: str) -> None:
     """GIVEN a device string for no servable port WHEN parsed THEN LinkEndpointError names it."""

@@ -259,9 +259,9 @@ def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so(
         out,
         [
             "SITL stopped (killed by SIGKILL); restarting it.",
-            f"closed the connection (SITL restarted?). Reconnecting to {device}",
+            f"Reconnecting to {device}…",
             "Started SITL (process",
-            f"* Reconnected to {device}: a fresh test started.",
+            f"* Reconnected to {device}: the streams are asked for again and a fresh test started.",
             "* Receiver seen by the flight controller: yes",
             "* Transmitter switched off",
             "* RC failsafe is now ACTIVE",

@@ -33,6 +33,7 @@ class RecordingTcpProxy:
         self._to_gcs = bytearray()
         self._connections = 0
         self._mute_vehicle = False
+        self._drop = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="recording-proxy", daemon=True)
 
@@ -66,6 +67,12 @@ class RecordingTcpProxy:
         with self._lock:
             self._mute_vehicle = muted
 
+    def drop_connections(self) -> None:
+        """Close both ends of every forwarded connection, as a rebooting board closes its link;
+        the proxy keeps listening, so a reconnection would show in `connections`."""
+        self._drop.set()
+        wait_until(lambda: not self._drop.is_set(), 10.0, "the proxy to drop its connections")
+
     def start(self) -> RecordingTcpProxy:
         self._thread.start()
         return self
@@ -89,6 +96,12 @@ class RecordingTcpProxy:
         pairs: dict[socket.socket, socket.socket] = {}
         try:
             while not self._stop.is_set():
+                if self._drop.is_set():
+                    for sock in list(pairs):
+                        selector.unregister(sock)
+                        sock.close()
+                    pairs.clear()
+                    self._drop.clear()
                 for key, _mask in selector.select(timeout=0.05):
                     sock = key.fileobj
                     assert isinstance(sock, socket.socket)

@@ -17,6 +17,7 @@ on to the driver.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -233,6 +234,67 @@ def test_5_0_1_connects_to_serve_demo_and_builds_our_model_which_shows_live_rece
         (RC_CHANNELS, REQUESTED_US, system, component),
         (SYS_STATUS, REQUESTED_US, system, component),
     ]
+
+
+def _lose_the_link_and_watch(
+    environment: MethodicConfiguratorEnvironment,
+    start_driver: Callable[[MethodicConfiguratorEnvironment], Driver],
+    vehicle: Vehicle,
+    tmp_path: Path,
+    **watch: Any,
+) -> tuple[dict[str, Any], int]:
+    driver = start_driver(environment)
+    open_receiver_step(driver, vehicle, environment, tmp_path)
+    driver.request("create_model")
+    assert driver.request("poll", seconds=LIVE_WAIT_S, until="live")["state"]["rc_channels_live"]
+    connections = vehicle.proxy.connections
+    vehicle.proxy.drop_connections()
+    # Longer than the 3 s after which a reading counts as stale.
+    watched = driver.request("poll_watching_opens", seconds=4.5, **watch)
+    return watched, vehicle.proxy.connections - connections
+
+
+def test_when_the_link_dies_under_5_0_1_our_plugin_never_reopens_a_port(
+    methodic_configurator_501_overlay_env: MethodicConfiguratorEnvironment,
+    start_driver: Callable[[MethodicConfiguratorEnvironment], Driver],
+    vehicle: Vehicle,
+    tmp_path: Path,
+) -> None:
+    """GIVEN our model inside 5.0.1, live on 5.0.1's connection, that connection set (by the
+    host) not to reconnect by itself
+    WHEN the link dies under it (the board reboots: the connection closes) and the model is
+         polled for 4.5 s
+    THEN its readings go stale, it opened no socket, serial port or pymavlink connection, kept
+         5.0.1's connection object, and no new connection reached the vehicle: recovering the
+         link is the methodic configurator's job (its CONNECTION_RECOVERY)."""
+    watched, new_connections = _lose_the_link_and_watch(
+        methodic_configurator_501_overlay_env, start_driver, vehicle, tmp_path, autoreconnect=False
+    )
+    assert watched["opened"] == []
+    assert new_connections == 0
+    assert watched["same_master"] is True
+    assert watched["state"]["rc_channels_live"] is False, json.dumps(watched)
+
+
+def test_a_reconnect_under_5_0_1_is_only_ever_its_own_connection_reconnecting(
+    methodic_configurator_501_overlay_env: MethodicConfiguratorEnvironment,
+    start_driver: Callable[[MethodicConfiguratorEnvironment], Driver],
+    vehicle: Vehicle,
+    tmp_path: Path,
+) -> None:
+    """GIVEN our model on 5.0.1's connection as 5.0.1 opens it (pymavlink's autoreconnect on)
+    WHEN the link dies and the model is polled
+    THEN whatever reconnects is pymavlink's reconnect of 5.0.1's own connection object, the one
+         its settings asked for, inside a read; never a port or connection our plugin opened."""
+    watched, _new = _lose_the_link_and_watch(
+        methodic_configurator_501_overlay_env, start_driver, vehicle, tmp_path
+    )
+    assert watched["host_autoreconnect"] is True
+    assert watched["same_master"] is True
+    for attempt in watched["opened"]:
+        assert attempt.startswith("socket.connect < mavutil.py:do_connect < mavutil.py:reconnect"), attempt
+        assert "mavlink_connection" not in attempt
+        assert "serial.open" not in attempt
 
 
 def _poll_a_vehicle_that_never_answers(

@@ -19,6 +19,7 @@ from amc_rc_receiver.host.param_file import ParamEntry, StepFiles
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver_guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
+from amc_rc_receiver.plugins.rc_receiver_report import build_markdown, build_report
 from amc_rc_receiver.plugins.rc_receiver_requests import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
 from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     GuideStep,
@@ -525,3 +526,45 @@ def test_a_guided_test_kept_between_polls_is_the_one_built_afresh(harness: Model
     same_as_fresh(failsafe(harness, active=False))
     harness.clock.advance(30.0)
     same_as_fresh(harness.model.poll())
+
+
+def test_no_failsafe_is_concluded_only_from_telemetry_that_stayed_live(harness: ModelHarness) -> None:
+    """
+    GIVEN a complete set-up with the transmitter confirmed off
+    WHEN the telemetry stops before the failsafe deadline (the link was lost, the board rebooted)
+         and comes back, healthy, after it
+    THEN the test does not fail for "no failsafe" (silence proves nothing): it still waits for the
+         failsafe, and is INCOMPLETE
+    """
+    with_parameters(harness)
+    move_every_stick(harness)
+    harness.model.confirm_transmitter(False)
+    harness.clock.advance(5.0)  # no telemetry meanwhile: longer than any live window
+    blind = harness.poll_after_sync()
+    assert not blind.has_live_telemetry
+    state = live_receiver(harness, pwm=(1500, 1500, 1000, 1500, 1100))
+
+    assert state.check.verdict.result is VerdictResult.INCOMPLETE
+    assert state.check.guide.step is GuideStep.WAIT_FAILSAFE
+
+
+def test_a_link_event_joins_the_timeline_of_the_test_and_its_report(harness: ModelHarness) -> None:
+    """
+    GIVEN a running test
+    WHEN the program notes a link event (a reboot followed) with text from the link in it
+    THEN it is on the test's timeline at its time, escaped, in the JSON report and its Markdown,
+         and "Start a new test" clears it
+    """
+    with_parameters(harness)
+    harness.model.note_link_event("Reconnected to /dev/ttyACM1\x1b[2J: a fresh test started.")
+    check = harness.model.state.check
+    assert [(event.at, event.text) for event in check.link_events] == [
+        (harness.clock.now, "Reconnected to /dev/ttyACM1\\x1b[2J: a fresh test started.")
+    ]
+    report = build_report(harness.model.state)
+    assert {"kind": "link", "text": "Reconnected to /dev/ttyACM1\\x1b[2J: a fresh test started."}.items() <= (
+        report["timeline"][-1].items()
+    )
+    assert "Reconnected to /dev/ttyACM1" in build_markdown(report)
+    harness.model.reset_test()
+    assert harness.model.state.check.link_events == ()

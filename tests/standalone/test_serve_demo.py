@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The simulated vehicle served to any ground station over tcp, udpin and udpout.
+"""The simulated vehicle served to any ground station over tcp, udpin, udpout and a serial line.
 
 A pymavlink connection of each kind (the same code MAVProxy and the methodic configurator use)
 talks to a running DemoSystem whose MAVLink port is the endpoint under test, on 127.0.0.1 only,
@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import socket
 import struct
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,6 +39,7 @@ from amc_rc_receiver.demo.vehicle import (
     SimulatedVehicle,
 )
 from amc_rc_receiver.net import host_port
+from amc_rc_receiver.sitl.null_modem import NullModem
 from amc_rc_receiver.standalone.options import TransmitterSchedule
 from amc_rc_receiver.standalone.serve_demo import serve_demo
 from tests.support.mavlink_station import DEADLINE_S, Station, is_ack, is_type
@@ -81,7 +84,17 @@ class Served:
 
     def __init__(self, kind: LinkKind) -> None:
         self.station: Station
-        if kind is LinkKind.UDP_OUT:
+        self.modem: NullModem | None = None
+        if kind is LinkKind.SERIAL:
+            # A pseudo-terminal null modem: the ground station opens its end as a USB board's port.
+            self.modem = NullModem(Path(tempfile.mkdtemp(prefix="amc-rc-receiver-serial-")), baudrate=115200)
+            self.modem.plug()
+            self.demo = DemoSystem(
+                endpoint=LinkEndpoint(LinkKind.SERIAL, path=str(self.modem.vehicle_path), baudrate=115200)
+            )
+            self.demo.start()
+            self.station = Station(str(self.modem.station_path))
+        elif kind is LinkKind.UDP_OUT:
             # The ground station listens first; the vehicle sends to it unasked.
             self.station = Station("udpin:127.0.0.1:0")
             self.demo = DemoSystem(endpoint=_loopback(kind, self.station.local_port))
@@ -98,6 +111,9 @@ class Served:
     def close(self) -> None:
         self.station.close()
         self.demo.stop()
+        if self.modem is not None:
+            self.modem.close()
+            shutil.rmtree(self.modem.folder, ignore_errors=True)
 
 
 @pytest.fixture(params=list(LinkKind), ids=lambda kind: kind.value)

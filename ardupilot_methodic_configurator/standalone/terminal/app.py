@@ -183,9 +183,19 @@ def run_text_session(
         session.flight_controller,
         device,
         generation=(lambda: sitl.generation) if sitl is not None and device == sitl.device else None,
+        list_ports=session.list_ports,
     )
     follower = (
-        LinkFollower(session, watch, baudrate=baudrate, timeout=timeout) if watch.enabled else None
+        LinkFollower(
+            session,
+            watch,
+            baudrate=baudrate,
+            timeout=timeout,
+            current_state=lambda: session.model.state,
+            announce=session.model.note_link_event,
+        )
+        if watch.enabled
+        else None
     )
     return run_text(
         session,

@@ -18,10 +18,11 @@ import os
 import select
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import IO, Any, TextIO
 
 from ... import _
-from ...plugins.rc_receiver_report import ReportPathError, write_report
+from ...plugins.rc_receiver_report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
 from ...plugins.rc_receiver_wording import flight_mode_text, role_label
 from ..options import EXIT_ERROR, EXIT_STATUS
@@ -274,9 +275,35 @@ class TerminalCheck:
         for line in format_summary(state):
             self._out.write(line + "\n")
         status = exit_status(state)
+        earlier_tests = list(getattr(self._session, "previous_tests", ()))
+        for number, earlier in enumerate(earlier_tests, start=1):
+            self._out.write(
+                _("Earlier test {number} (before the link was re-established): {verdict}").format(
+                    number=number, verdict=verdict_line(earlier)
+                )
+                + "\n"
+            )
         if self._report:
+            status = self._write_reports(state, earlier_tests, status)
+        self._out.flush()
+        return status
+
+    def _write_reports(
+        self, state: RCReceiverState, earlier_tests: list[RCReceiverState], status: int
+    ) -> int:
+        """The report of the last test at ``--report``, each earlier one beside it, numbered."""
+        assert self._report is not None
+        try:
+            targets: list[tuple[RCReceiverState, str | Path]] = [
+                (earlier, earlier_report_base(self._report, number))
+                for number, earlier in enumerate(earlier_tests, start=1)
+            ]
+        except ReportPathError as error:
+            self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
+            return EXIT_ERROR
+        for test, target in [*targets, (state, self._report)]:
             try:
-                json_path, markdown_path = write_report(state, self._report)
+                json_path, markdown_path = write_report(test, target)
             except (OSError, ReportPathError) as error:
                 self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
                 # A script that asked for the report must not take its absence for success.
@@ -286,5 +313,4 @@ class TerminalCheck:
                     _("Report written: {json} and {markdown}").format(json=json_path, markdown=markdown_path)
                     + "\n"
                 )
-        self._out.flush()
         return status

@@ -219,6 +219,10 @@ class TextFrontEnd:
         self._live = live
         self._clock = clock
         self._status_interval_s = status_interval_s
+        # Log lines are stamped from the start of the run, as the run's own lines (transmitter
+        # switches, reconnections, the SITL console) are: one clock for the whole output, even
+        # when a reconnection starts a fresh test.
+        self._start = clock()
         self._previous: RCReceiverState | None = None
         self._last_status_at: float | None = None
 
@@ -242,7 +246,7 @@ class TextFrontEnd:
 
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
-        elapsed = max(0.0, now - state.test_started_at)
+        elapsed = max(0.0, now - self._start)
         for event in describe_events(self._previous, state) + describe_check_events(self._previous, state):
             self._out.write(f"[{elapsed:6.1f} s] * {event}\n")
         if self._last_status_at is None or now - self._last_status_at >= self._status_interval_s:

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The connection bar of the standalone window: device, baud rate, connect, status, demo transmitter.
 
-The bar only collects what the user chose and shows what the window tells it: it calls back
-with a device string and a baud rate and never touches a connection itself, so the window can
+The bar only collects what the user chose and shows what the window tells it (the serial ports
+included: the window's port watch lists them off the Tk thread): it calls back with a device
+string and a baud rate and never touches a connection or a port itself, so the window can
 run the blocking connect in a worker thread.  Its three states (disconnected, connecting,
 connected) decide which controls are enabled, so a second connect can never start mid-connect.
 """
@@ -25,8 +26,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_BAUDRATE = 115200
 # Addresses ArduPilot SITL, MAVProxy and companion computers use out of the box.
 COMMON_ADDRESSES = ("tcp:127.0.0.1:5760", "udpin:0.0.0.0:14550", "udpout:127.0.0.1:14550")
-# Bounded so a machine with hundreds of virtual serial ports still gets a usable list.
-MAX_LISTED_PORTS = 32
 
 COLOUR_ERROR = "#c62828"
 COLOUR_OK = "#2e7d32"
@@ -44,21 +43,9 @@ def demo_choice_text() -> str:
     return _("Simulated vehicle (demo)")
 
 
-def detected_serial_ports() -> list[str]:
-    """Serial ports pyserial finds now; empty (never an exception) when it cannot look."""
-    try:
-        from serial.tools import list_ports  # noqa: PLC0415 - only needed when the list opens
-
-        ports = list_ports.comports()
-    except Exception:  # a broken udev/sysfs must not break the window
-        logger.debug("serial port detection failed", exc_info=True)
-        return []
-    devices = sorted({str(port.device) for port in ports if getattr(port, "device", None)})
-    return devices[:MAX_LISTED_PORTS]
-
-
 def device_choices(ports: Sequence[str]) -> list[str]:
-    """Entries of the device list: the demo first, then detected ports, then common addresses."""
+    """Entries of the device list: the demo first, then detected ports (ArduPilot-like boards
+    first, as the port watch orders them), then common addresses."""
     choices = [demo_choice_text(), *ports]
     choices += [address for address in COMMON_ADDRESSES if address not in choices]
     return choices
@@ -96,7 +83,7 @@ class ConnectionBar(ttk.Frame):
         on_connect: Callable[[str, int], None],
         on_disconnect: Callable[[], None],
         on_transmitter: Callable[[bool], None],
-        port_lister: Callable[[], list[str]] = detected_serial_ports,
+        on_save_earlier: Callable[[], object] = lambda: None,
         device: str | None = None,
         baudrate: int = DEFAULT_BAUDRATE,
     ) -> None:
@@ -104,7 +91,8 @@ class ConnectionBar(ttk.Frame):
         self._on_connect = on_connect
         self._on_disconnect = on_disconnect
         self._on_transmitter = on_transmitter
-        self._port_lister = port_lister
+        self._on_save_earlier = on_save_earlier
+        self._ports: tuple[str, ...] = ()
         self._state = ConnectionState.DISCONNECTED
 
         controls = ttk.Frame(self)
@@ -114,9 +102,8 @@ class ConnectionBar(ttk.Frame):
         self.device_combobox = ttk.Combobox(
             controls,
             textvariable=self.device_var,
-            values=device_choices(self._list_ports()),
+            values=device_choices(self._ports),
             width=28,
-            postcommand=self.refresh_devices,
         )
         self.device_combobox.pack(side=tk.LEFT, padx=(4, 10))
         ttk.Label(controls, text=_("Baud rate:")).pack(side=tk.LEFT)
@@ -135,6 +122,9 @@ class ConnectionBar(ttk.Frame):
             command=self._transmitter_clicked,
         )
         self._transmitter_shown = False
+        # Offered once a reboot or a replugged cable ended a test: its report is still there.
+        self.earlier_button = ttk.Button(controls, text="", command=self._save_earlier_clicked)
+        self._earlier_tests = 0
 
         self.status_label = ttk.Label(self, text="", wraplength=STATUS_WRAP_PIXELS, justify=tk.LEFT)
         self.status_label.pack(fill=tk.X, pady=(4, 0))
@@ -169,18 +159,16 @@ class ConnectionBar(ttk.Frame):
     def transmitter_shown(self) -> bool:
         return self._transmitter_shown
 
-    def refresh_devices(self) -> None:
-        """Re-read the serial ports (runs each time the list opens, so a new adapter appears)."""
-        self.device_combobox.configure(values=device_choices(self._list_ports()))
-
-    def _list_ports(self) -> list[str]:
-        try:
-            return list(self._port_lister())
-        except Exception:  # an injected lister failing is as harmless as no ports
-            logger.debug("listing serial ports failed", exc_info=True)
-            return []
+    @property
+    def ports(self) -> tuple[str, ...]:
+        return self._ports
 
     # ----------------------------------------------------------------- what the window tells it
+
+    def set_ports(self, ports: Sequence[str]) -> None:
+        """Offer ``ports`` (the window's port watch found them); what the person typed stays."""
+        self._ports = tuple(ports)
+        self.device_combobox.configure(values=device_choices(self._ports))
 
     def set_state(self, state: ConnectionState) -> None:
         self._state = state
@@ -208,6 +196,25 @@ class ConnectionBar(ttk.Frame):
             self.transmitter_check.pack_forget()
         self._transmitter_shown = available
 
+    @property
+    def earlier_tests(self) -> int:
+        return self._earlier_tests
+
+    def show_earlier_tests(self, count: int) -> None:
+        """Offer to save the reports of ``count`` tests that ended with a lost link (0: hide)."""
+        if count == self._earlier_tests:
+            return
+        if count and not self._earlier_tests:
+            self.earlier_button.pack(side=tk.RIGHT)
+        elif not count:
+            self.earlier_button.pack_forget()
+        self._earlier_tests = count
+        self.earlier_button.configure(
+            text=_("Save the test before the reconnection…")
+            if count == 1
+            else _("Save the {count} tests before the reconnections…").format(count=count)
+        )
+
     def show_transmitter(self, on: bool) -> None:
         """Show the transmitter as on or off without calling back (e.g. after a scripted switch)."""
         self.transmitter_var.set(on)
@@ -229,6 +236,9 @@ class ConnectionBar(ttk.Frame):
             self.show_status(baudrate, error=True)
             return
         self._on_connect(device, baudrate)
+
+    def _save_earlier_clicked(self) -> None:
+        self._on_save_earlier()
 
     def _disconnect_clicked(self) -> None:
         self._on_disconnect()

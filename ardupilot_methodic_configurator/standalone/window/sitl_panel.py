@@ -1,36 +1,29 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The window's part of running SITL: its console under the receiver step, and restart following.
+"""The window's part of running SITL: its console under the receiver step, and link following.
 
 ``SitlConsolePanel`` shows what SITL prints (and the runner's own notes, in another colour) in a
 read-only text box bounded to ``MAX_SHOWN_LINES``, appending only the lines it has not shown yet,
-with a one-line summary of the runner above it.  ``WindowLinkFollower`` watches the window's link
-and, when SITL restarts, reconnects through the window's own connect path (which pauses the
-plugin while the link is swapped), retrying while SITL boots, and says what happened.  Both tick
-on one ``TickTimer`` so nothing outlives the window.
+with a one-line summary of the runner above it.  ``SitlWindowSupport`` ticks it together with the
+window's link follower (``link_follow.WindowLinkFollower``, which follows every link, SITL's or a
+board's) on one ``TickTimer`` so nothing outlives the window.
 """
 
 from __future__ import annotations
 
-import time
 import tkinter as tk
-from collections.abc import Callable
 from tkinter import ttk
-from typing import Protocol
 
 from ... import _
 from ...demo.sitl_rc_input import FailsafeMode
 from ...plugins.rc_receiver_tk_widgets import TickTimer
 from ...sitl.config import SitlStatus, state_text
 from ...sitl.runner import SitlRunner
-from ..link_follower import RestartWatch
-from ..session import CheckSession
-from .connection_bar import ConnectionState
+from .link_follow import WindowLike, WindowLinkFollower
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000
 CONSOLE_HEIGHT_LINES = 8
-RETRY_S = 2.0
 COLOUR_NOTE = "#1f5fa8"
 
 
@@ -107,129 +100,13 @@ class SitlConsolePanel(ttk.LabelFrame):
             self.text.see(tk.END)
 
 
-class _ConnectionBarLike(Protocol):
-    @property
-    def connection_state(self) -> ConnectionState: ...
-
-    @property
-    def status_text(self) -> str: ...
-
-    def show_status(self, text: str, *, error: bool = False, ok: bool = False) -> None: ...
-
-
-class _WindowLike(Protocol):
-    @property
-    def session(self) -> CheckSession: ...
-
-    @property
-    def connection_bar(self) -> _ConnectionBarLike: ...
-
-    @property
-    def is_connecting(self) -> bool: ...
-
-    @property
-    def closed(self) -> bool: ...
-
-    def connect(self, device: str, baudrate: int = ...) -> None: ...
-
-
-class WindowLinkFollower:
-    """Reconnects the window when its TCP link is lost or the runner restarted SITL.
-
-    It follows whichever device the window is connected to.  A reconnect it started is retried
-    every ``retry_s`` while it fails, until it succeeds or the person takes over (connects
-    elsewhere or presses Disconnect, which changes the status line).
-    """
-
-    def __init__(
-        self,
-        window: _WindowLike,
-        *,
-        baudrate: int,
-        retry_s: float = RETRY_S,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._window = window
-        self._device = ""
-        self._baudrate = baudrate
-        self._watch = RestartWatch(window.session.flight_controller, "")
-        self._retry_s = retry_s
-        self._clock = clock
-        self._pending = False
-        self._failed_status: str | None = None
-        self._retry_at = 0.0
-        self._reason = ""
-
-    @property
-    def reconnecting(self) -> bool:
-        return self._pending
-
-    @property
-    def device(self) -> str:
-        """The device being followed ("" before the first connection)."""
-        return self._device
-
-    def tick(self) -> None:
-        window = self._window
-        if window.closed or window.is_connecting:
-            return
-        link = window.session.flight_controller
-        if self._pending:
-            self._follow_attempt(link.is_connected and link.device == self._device)
-            return
-        if link.is_connected and link.device and link.device != self._device:
-            self._follow(link.device)
-        reason = self._watch.reason()
-        if reason is not None:
-            self._pending = True
-            self._reason = reason
-            self._start_attempt()
-
-    def _follow(self, device: str) -> None:
-        runner = self._window.session.sitl
-        generation = (lambda: runner.generation) if runner is not None and device == runner.device else None
-        self._device = device
-        self._watch = RestartWatch(self._window.session.flight_controller, device, generation=generation)
-
-    def _start_attempt(self) -> None:
-        self._failed_status = None
-        self._window.connect(self._device, self._baudrate)
-        self._window.connection_bar.show_status(
-            _("{reason} Reconnecting to {device}…").format(reason=self._reason, device=self._device)
-        )
-
-    def _follow_attempt(self, connected: bool) -> None:
-        bar = self._window.connection_bar
-        if connected:
-            self._pending = False
-            self._watch.connected()
-            bar.show_status(
-                _("{reason} Reconnected to {device}: a fresh test started.").format(
-                    reason=self._reason, device=self._device
-                ),
-                ok=True,
-            )
-            return
-        if bar.connection_state is not ConnectionState.DISCONNECTED:
-            return
-        if self._failed_status is None:
-            self._failed_status = bar.status_text
-            self._retry_at = self._clock() + self._retry_s
-            return
-        if bar.status_text != self._failed_status:
-            self._pending = False  # the person pressed Disconnect or connected elsewhere
-            return
-        if self._clock() >= self._retry_at:
-            self._start_attempt()
-
-
 class SitlWindowSupport:
-    """Adds the SITL console and restart following to a window; ``close()`` stops its timer."""
+    """Adds the SITL console and link following to a window; ``close()`` stops its timer."""
 
     def __init__(
         self,
         root: tk.Misc,
-        window: _WindowLike,
+        window: WindowLike,
         *,
         baudrate: int,
         before: tk.Misc | None = None,

@@ -21,8 +21,9 @@ from __future__ import annotations
 import contextlib
 import gc
 import tkinter as tk
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from tkinter import filedialog
+from typing import Any
 
 from ... import _
 from ...host.configuration_steps import (
@@ -36,17 +37,21 @@ from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
+from ...plugins.rc_receiver_report import (
+    REPORT_BASENAME,
+    ReportPathError,
+    earlier_report_base,
+    write_report,
+)
+from ...plugins.rc_receiver_snapshot import RCReceiverState
+from ...plugins.rc_receiver_tk_widgets import TickTimer
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.spec import BridgeSpec
 from ..options import DEMO_DEVICE
+from ..port_watch import PortWatch
 from ..session import CheckSession
 from .background import ConnectAttempt, ParameterFileRead
-from .connection_bar import (
-    DEFAULT_BAUDRATE,
-    ConnectionBar,
-    ConnectionState,
-    detected_serial_ports,
-)
+from .connection_bar import DEFAULT_BAUDRATE, ConnectionBar, ConnectionState
 from .geometry import BridgePaneSizer, fit_scrollable_width
 from .layout import DEFAULT_VEHICLE, build_window_layout
 
@@ -55,6 +60,8 @@ CONNECT_POLL_MS = 50
 FILE_READ_POLL_MS = 20
 # A connect that ignores its own timeout must not keep a closing window alive for ever.
 CLOSE_JOIN_GRACE_S = 2.0
+# How often the Tk thread takes the port watch's latest list (the watch itself looks every second).
+PORTS_TICK_MS = 500
 
 
 class _SessionMonitor:
@@ -95,7 +102,7 @@ class StandaloneWindow:
         baudrate: int = DEFAULT_BAUDRATE,
         factory: PluginFactory = plugin_factory,
         connect_timeout: float = CONNECT_TIMEOUT_S,
-        port_lister: Callable[[], list[str]] = detected_serial_ports,
+        port_lister: Callable[[], Iterable[Any]] | None = None,
     ) -> None:
         self.root = root
         self.session = session
@@ -124,7 +131,7 @@ class StandaloneWindow:
                 on_connect=self.connect,
                 on_disconnect=self.disconnect,
                 on_transmitter=self.set_transmitter_on,
-                port_lister=port_lister,
+                on_save_earlier=self.save_earlier_reports,
                 device=device,
                 baudrate=baudrate,
             ),
@@ -156,6 +163,24 @@ class StandaloneWindow:
         )
         self.show_receiver_step()
         self.bridge_panel.on_activate()
+        # The device list follows boards being plugged in and removed (the session's port list,
+        # which includes a --sitl serial line, read on the watch's own thread).
+        self.port_watch = PortWatch(port_lister if port_lister is not None else session.list_ports)
+        self._ports_generation = -1
+        self.port_watch.start()
+        self._ports_timer = TickTimer(root, PORTS_TICK_MS, self._refresh_bar)
+        self._ports_timer.start()
+
+    def _refresh_bar(self) -> None:
+        self.refresh_ports()
+        self.connection_bar.show_earlier_tests(len(self.session.previous_tests))
+
+    def refresh_ports(self) -> None:
+        """Offer the ports the watch found last, if they changed since the bar was told."""
+        devices, generation = self.port_watch.latest()
+        if generation != self._ports_generation:
+            self._ports_generation = generation
+            self.connection_bar.set_ports(devices)
 
     # ----------------------------------------------------------------- state for callers and tests
 
@@ -234,6 +259,37 @@ class StandaloneWindow:
         if not path or self._closed:
             return
         self.read_parameter_file(str(path))
+
+    def save_earlier_reports(self, path: str | None = None) -> bool:
+        """Save the reports of the tests a lost link ended, numbered beside ``path`` (else asked)."""
+        earlier = list(self.session.previous_tests)
+        if not earlier or self._closed:
+            return False
+        if path is None:
+            with self.host.paused():
+                path = filedialog.asksaveasfilename(
+                    parent=self.root,
+                    title=_("Save the reports of the earlier tests"),
+                    initialfile=REPORT_BASENAME,
+                    defaultextension=".json",
+                    filetypes=[(_("Report"), "*.json"), (_("All files"), "*")],
+                )
+            if not path or self._closed:
+                return False
+        written: list[str] = []
+        try:
+            for number, state in enumerate(earlier, start=1):
+                json_path, _markdown = write_report(state, earlier_report_base(path, number))
+                written.append(str(json_path))
+        except (OSError, ReportPathError) as error:
+            self.connection_bar.show_status(
+                _("The report could not be saved: {error}").format(error=error), error=True
+            )
+            return False
+        self.connection_bar.show_status(
+            _("Saved the reports of the earlier tests: {files}").format(files=", ".join(written)), ok=True
+        )
+        return True
 
     def read_parameter_file(self, path: str) -> None:
         """Read ``path`` off the Tk thread (a large file takes longer than a frame), then show it."""
@@ -373,6 +429,27 @@ class StandaloneWindow:
         self.connection_bar.set_state(ConnectionState.DISCONNECTED)
         self.connection_bar.show_status(_("Disconnected."))
 
+    def link_lost(self, text: str) -> None:
+        """The link went away under the check (a reboot, an unplugged cable): keep the test that
+        ran on it for its report, close the link before the view stops (so nothing is sent to a
+        device that is gone), clear the readings and say what happened."""
+        if self._closed or self._attempt is not None:
+            return
+        self.note_link_event(text)
+        state = getattr(self.host.active_model, "state", None)
+        if isinstance(state, RCReceiverState):
+            self.session.keep_test_before_reconnect(state)
+        self.session.flight_controller.disconnect()
+        self._disconnect_now()
+        self.connection_bar.set_state(ConnectionState.DISCONNECTED)
+        self.connection_bar.show_status(text, error=True)
+
+    def note_link_event(self, text: str) -> None:
+        """Put ``text`` into the timeline of the test the view runs (if a view runs one)."""
+        note = getattr(self.host.active_model, "note_link_event", None)
+        if callable(note):
+            self._guard(_("note a link event"), lambda: note(text))
+
     def _disconnect_now(self) -> None:
         self.host.stop_view()
         self.session.disconnect()
@@ -456,6 +533,8 @@ class StandaloneWindow:
         if self._closed:
             return
         self._closed = True
+        self._ports_timer.close()
+        self.port_watch.stop()
         for after_id in (self._attempt_after_id, self._file_read_after_id):
             if after_id is not None:
                 with contextlib.suppress(tk.TclError):

@@ -20,6 +20,7 @@ makes into it on the Tk thread.
 from __future__ import annotations
 
 import _tkinter
+import contextlib
 import hashlib
 import json
 import logging
@@ -335,6 +336,57 @@ class Session:
                 break
             time.sleep(0.1)
         return {"polls": polls, "state": self.model_state()}
+
+    def op_poll_watching_opens(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Poll the model for ``seconds`` while counting every attempt to open a link: a socket
+        connect, a serial port open, a pymavlink connection; and say whether 5.0.1's
+        flight controller still holds the same connection object."""
+        import socket
+
+        import serial
+        from pymavlink import mavutil
+
+        opened: list[str] = []
+        originals = (
+            socket.socket.connect,
+            socket.socket.connect_ex,
+            serial.Serial.open,
+            mavutil.mavlink_connection,
+        )
+
+        def counting(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+            def call(*args: Any, **kwargs: Any) -> Any:
+                frames = reversed(traceback.extract_stack(limit=8)[:-1])
+                opened.append(" < ".join([name, *(f"{Path(f.filename).name}:{f.name}" for f in frames)]))
+                return original(*args, **kwargs)
+
+            return call
+
+        master = getattr(self.flight_controller, "master", None)
+        host_autoreconnect = bool(getattr(master, "autoreconnect", False))
+        if "autoreconnect" in request and master is not None:
+            # The host's own setting of its connection, which pymavlink acts on inside any read.
+            master.autoreconnect = bool(request["autoreconnect"])
+        socket.socket.connect = counting("socket.connect", originals[0])  # type: ignore[method-assign]
+        socket.socket.connect_ex = counting("socket.connect_ex", originals[1])  # type: ignore[method-assign]
+        serial.Serial.open = counting("serial.open", originals[2])  # type: ignore[method-assign]
+        mavutil.mavlink_connection = counting("mavlink_connection", originals[3])
+        try:
+            # pymavlink prints "EOF on TCP socket" for 5.0.1's connection: to the log, not to the
+            # reply channel.
+            with contextlib.redirect_stdout(sys.stderr):
+                reply = self.op_poll(request)
+        finally:
+            socket.socket.connect, socket.socket.connect_ex = originals[0], originals[1]  # type: ignore[method-assign]
+            serial.Serial.open = originals[2]  # type: ignore[method-assign]
+            mavutil.mavlink_connection = originals[3]
+        return {
+            **reply,
+            "opened": opened,
+            "same_master": getattr(self.flight_controller, "master", None) is master,
+            "master_portdead": bool(getattr(master, "portdead", False)),
+            "host_autoreconnect": host_autoreconnect,
+        }
 
     def op_poll_upstream(self, request: dict[str, Any]) -> dict[str, Any]:
         """5.0.1's own model, polled the way its own view does (``get_receiver_state`` every 100 ms)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from pytest_mock import MockerFixture
+from serial.tools.list_ports_common import ListPortInfo
 
 from amc_rc_receiver.demo.system import DEMO_RELAY_NAME
 from amc_rc_receiver.host.param_file import read_example_receiver_params
@@ -64,7 +65,8 @@ def _collect_tk_garbage_on_the_main_thread() -> Iterator[None]:
 def window() -> Iterator[StandaloneWindow]:
     root = tk.Tk()
     session = CheckSession()
-    built = StandaloneWindow(root, session, port_lister=lambda: [FAKE_PORT], connect_timeout=1.0)
+    fake = ListPortInfo(FAKE_PORT, skip_link_detection=True)
+    built = StandaloneWindow(root, session, port_lister=lambda: [fake], connect_timeout=1.0)
     root.update()
     yield built
     built.close()
@@ -105,6 +107,7 @@ def test_the_window_shows_connection_bar_receiver_step_parameters_and_bridge_pan
     """
     bar = window.connection_bar
     assert window.root.title() == "RC receiver check"
+    pump_until(window.root, lambda: FAKE_PORT in bar.ports, "the port watch's first look")
     choices = list(bar.device_combobox.cget("values"))
     assert choices[0] == demo_choice_text()
     assert FAKE_PORT in choices

@@ -1,0 +1,117 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The simulated vehicle on a serial device, as a flight controller's USB port or telemetry radio.
+
+``--serve-demo /dev/ttyUSB0`` (or a pseudo-terminal, or one end of a null-modem pair) makes the
+simulated vehicle answer on a serial line, so a ground station takes the very code path a USB
+flight controller takes.  The device is opened raw (no echo, no line editing) at the baud rate,
+read and written without blocking; output that the line cannot take at once waits in a bounded
+buffer and a message that does not fit is dropped whole, as ArduPilot drops messages on a full
+port.  A device that goes away (a cable pulled) is opened again every second until it is back.
+POSIX only: the vehicle's thread waits on the descriptor with ``select``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from typing import Any
+
+from ..net.services import Address
+from .mavlink_link import Selectable, StreamLink, new_parser
+
+SERIAL_OUTPUT_LIMIT = 16 * 1024
+REOPEN_AFTER_S = 1.0
+_READ_SIZE = 4096
+
+
+def _speed(baudrate: int) -> int:
+    import termios  # noqa: PLC0415 - POSIX only
+
+    speed = getattr(termios, f"B{baudrate}", None)
+    if not isinstance(speed, int):
+        raise OSError(f"{baudrate} baud is not a rate this system's serial driver offers")
+    return speed
+
+
+class SerialLink(StreamLink):
+    """One serial device; its far end is the ground station (see the module docstring)."""
+
+    def __init__(self, path: str, baudrate: int, output_limit: int = SERIAL_OUTPUT_LIMIT) -> None:
+        super().__init__(output_limit)
+        if os.name != "posix":
+            raise OSError("serving the simulated vehicle on a serial port needs Linux or macOS")
+        self.path = path
+        self.baudrate = baudrate
+        self.param_rate_hz = min(self.param_rate_hz, baudrate / 10 / 40)  # ~40 bytes a PARAM_VALUE
+        self._fd: int | None = None
+        self._next_open = 0.0
+        self._open()  # the first open raises, so a wrong path is reported at once
+
+    def _open(self) -> None:
+        import termios  # noqa: PLC0415 - POSIX only
+        import tty  # noqa: PLC0415
+
+        descriptor = os.open(self.path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            tty.setraw(descriptor)
+            attributes = termios.tcgetattr(descriptor)
+            attributes[4] = attributes[5] = _speed(self.baudrate)
+            termios.tcsetattr(descriptor, termios.TCSANOW, attributes)
+        except (OSError, termios.error):
+            os.close(descriptor)
+            raise
+        self._fd = descriptor
+        self._parser = new_parser()
+        self._output.clear()
+        self.peer_generation += 1
+
+    def _lost(self) -> None:
+        descriptor, self._fd = self._fd, None
+        self._output.clear()
+        self._next_open = time.monotonic() + REOPEN_AFTER_S
+        if descriptor is not None:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+
+    @property
+    def local_address(self) -> Address:
+        return (self.path, 0)
+
+    @property
+    def peer(self) -> Address | None:
+        return (self.path, 0) if self._fd is not None else None
+
+    @property
+    def gcs_device(self) -> str:
+        return self.path
+
+    def read_sockets(self) -> list[Selectable]:
+        if self._fd is None and time.monotonic() >= self._next_open:
+            try:
+                self._open()
+            except OSError:
+                self._next_open = time.monotonic() + REOPEN_AFTER_S
+        return [] if self._fd is None else [self._fd]
+
+    def on_readable(self, sock: Selectable) -> list[Any]:
+        if self._fd is None or sock != self._fd:
+            return []
+        return self._read_stream()  # EIO or end of file: the device or the far end went away
+
+    def _stream(self) -> int | None:
+        return self._fd
+
+    def _read_some(self) -> bytes:
+        assert self._fd is not None
+        return os.read(self._fd, _READ_SIZE)
+
+    def _write_some(self, data: bytearray) -> int:
+        assert self._fd is not None
+        return os.write(self._fd, data)
+
+    def close(self) -> None:
+        self._next_open = float("inf")
+        self._lost()
+        self._next_open = float("inf")

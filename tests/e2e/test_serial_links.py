@@ -1,0 +1,113 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The whole check over a serial line on real bytes, as a user with a USB board or a radio runs it.
+
+`amc-rc-receiver --serve-demo PATH --baudrate B` (the simulated vehicle on one end of a
+pseudo-terminal null modem, through the same serial code a USB board's bytes take) and
+`amc-rc-receiver --device PATH --baudrate B --text` on the other end, each its own process.  The
+null modem paces the bytes at the baud rate and taps them, so the test reads back everything the
+check sent.  Nothing asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+from amc_rc_receiver.sitl.null_modem import NullModem
+from tests.support.processes import Process, quiet_env, serve_demo_command
+from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only"),
+]
+
+RATE = re.compile(r"RC_CHANNELS (\d+\.\d) Hz, SYS_STATUS (\d+\.\d) Hz")
+RUN_S = 40
+OFF_AFTER_S = 10
+OFF_FOR_S = 4
+
+
+def assert_streams_at_5_hz(out: str) -> None:
+    """The terminal view's status lines show both receiver streams at about 5 Hz (the median of
+    the rates after the first few lines, while the 2 s rate window fills)."""
+    rates = [(float(rc), float(status)) for rc, status in RATE.findall(out)]
+    assert len(rates) >= 10, out
+    assert 4.0 <= statistics.median(rate for rate, _ in rates[4:]) <= 6.0, rates
+    assert 4.0 <= statistics.median(rate for _, rate in rates[4:]) <= 6.0, rates
+
+
+def check_command(device: Path, baudrate: int, report: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "amc_rc_receiver",
+        "--device",
+        str(device),
+        "--baudrate",
+        str(baudrate),
+        "--text",
+        "--timeout",
+        "30",
+        "--duration",
+        str(RUN_S),
+        "--report",
+        str(report),
+    ]
+
+
+@pytest.mark.parametrize("baudrate", [57600, 115200])
+def test_the_check_passes_over_a_serial_line_and_leaves_the_streams_as_it_found_them(
+    baudrate: int, tmp_path: Path
+) -> None:
+    """GIVEN the simulated vehicle served on a serial line at 57600 or 115200 baud, its transmitter
+    going off after 10 s for 4 s
+    WHEN the check runs on the other end of the line
+    THEN it connects, reads both receiver streams at 5 Hz, sees RC failsafe and the recovery, passes
+    (exit 0) with a report that names the serial link; on the wire it sent only heartbeats,
+    parameter reads and the two interval requests (5 Hz, then 0 = the firmware's default on
+    leaving); and no pymavlink or pyserial text reached the user."""
+    wire = Wire()
+    modem = NullModem(tmp_path / "dev", baudrate=baudrate, tap=wire.tap)
+    modem.plug()
+    env = quiet_env(tmp_path)
+    vehicle = Process(
+        serve_demo_command(
+            str(modem.vehicle_path),
+            "--baudrate",
+            str(baudrate),
+            "--transmitter-off-after",
+            str(OFF_AFTER_S),
+            "--transmitter-off-for",
+            str(OFF_FOR_S),
+        ),
+        env=env,
+    )
+    check: Process | None = None
+    try:
+        vehicle.wait_for_output(lambda out: "serial device" in out, "the vehicle to serve the line")
+        check = Process(check_command(modem.station_path, baudrate, tmp_path / "report"), env=env)
+        code = check.wait(RUN_S + 60)
+        out = check.stdout + check.stderr
+    finally:
+        if check is not None:
+            check.end()
+        vehicle.end()
+        modem.close()
+    assert code == 0, out
+    assert "Verdict: PASSED" in out
+    assert "* RC failsafe is now ACTIVE" in out
+    assert "* Recovery observed at" in out
+    assert_streams_at_5_hz(out)
+    assert_no_raw_link_text(out)
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["link"]["kind"] == "serial"
+    assert report["verdict"]["result"] == "PASSED"
+    intervals = assert_only_reads_and_receiver_intervals(wire.sent_by_station())
+    assert intervals == [(65, 200_000), (1, 200_000), (65, 0), (1, 0)]
