@@ -76,6 +76,10 @@ class DemoSetup:
     values: dict[str, float] = field(default_factory=dict)
     receiver_failsafe: ReceiverFailsafe = ReceiverFailsafe.NO_PULSES
     custom_throttle_us: int = 1000
+    # What the flight controller announces it decodes ("RCInput: decoding SBUS(1)").
+    receiver_protocol: str = "SBUS"
+    # The receiver's RSSI keeps its last value when the transmitter is gone (some CRSF set-ups).
+    rssi_held: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,24 @@ PROFILES: dict[DemoVehicle, VehicleProfile] = {
 SETUPS: dict[str, DemoSetup] = {
     setup.name: setup
     for setup in (
-        DemoSetup("configured", "a receiver set up as it should be: every check passes"),
+        DemoSetup(
+            "configured",
+            "a receiver set up as it should be: every check passes",
+            {"RC_PROTOCOLS": 8},  # SBUS only
+        ),
+        DemoSetup("protocol-all", "RC_PROTOCOLS 1: every protocol is tried", {"RC_PROTOCOLS": 1}),
+        DemoSetup(
+            "receiver-rssi-held",
+            "the receiver's RSSI keeps its last value when the transmitter is off",
+            {"RC_PROTOCOLS": 8},
+            rssi_held=True,
+        ),
+        DemoSetup(
+            "elrs-modes-on-ch5",
+            "an ExpressLRS receiver (CRSF) with the flight modes on channel 5, its arm channel",
+            {"RC_PROTOCOLS": 512, "{mode_channel}": 5, "RC_OPTIONS": 32},
+            receiver_protocol="CRSF",
+        ),
         DemoSetup("failsafe-disabled", "RC failsafe switched off: the vehicle never reacts", {"{enable}": 0}),
         DemoSetup(
             "receiver-hold",
@@ -222,7 +243,11 @@ class DemoChoice:
 
     def values(self, *, system_id: int = 1, rc_failsafe_timeout_s: float = 1.0) -> dict[str, float]:
         profile = self.profile
-        names = {"{enable}": profile.failsafe_enable, "{pwm}": profile.failsafe_pwm}
+        names = {
+            "{enable}": profile.failsafe_enable,
+            "{pwm}": profile.failsafe_pwm,
+            "{mode_channel}": "MODE_CH" if self.vehicle is DemoVehicle.ROVER else "FLTMODE_CH",
+        }
         known = {spec.name for spec in profile.specs}
         values = {name: value for name, value in profile.configured.items() if name in known}
         values.update(

@@ -67,10 +67,14 @@ class DemoSystem(StartStop):
         transmitter: Transmitter | None = None,
         parameters: ParameterStore | None = None,
         rc_input: RcInput | None = None,
+        receiver_protocol: str | None = None,
+        rssi_held: bool = False,
     ) -> None:
         # A demo set-up (demo_setups) brings its own receiver, parameters and failsafe rules.
         self._transmitter = transmitter if transmitter is not None else Transmitter(on=transmitter_on)
         self._clock = clock
+        self._rssi_held = rssi_held
+        self._last_rssi = 0
         self._backend = PhysicsBackend(transmitter=self._transmitter)
         bound: list[StartStop] = [self._backend]
         try:
@@ -89,6 +93,7 @@ class DemoSystem(StartStop):
                 clock=clock,
                 parameters=parameters,
                 rc_input=rc_input,
+                receiver_protocol=receiver_protocol,
             )
         except BaseException:
             # e.g. the named MAVLink port is in use: release the sockets already bound
@@ -98,7 +103,10 @@ class DemoSystem(StartStop):
         self._started = False
 
     def _receiver_rssi(self) -> int:
-        return receiver_rssi(self._transmitter.on, self._clock())
+        if self._rssi_held and not self._transmitter.on:
+            return self._last_rssi
+        self._last_rssi = receiver_rssi(self._transmitter.on, self._clock())
+        return self._last_rssi
 
     @property
     def device(self) -> str:

@@ -111,6 +111,7 @@ class SimulatedVehicle(ThreadedService):
         parameters: ParameterStore | None = None,
         clock: Callable[[], float] = time.monotonic,
         rc_input: RcInput | None = None,
+        receiver_protocol: str | None = None,
     ) -> None:
         if servo_rate_hz <= 0 or servo_rate_hz > 65535:
             raise ValueError(f"servo_rate_hz must be in (0, 65535], got {servo_rate_hz}")
@@ -121,6 +122,9 @@ class SimulatedVehicle(ThreadedService):
         self._servo_rate_hz = servo_rate_hz
         self._rssi_source = rssi_source
         self._statustext_enabled = send_statustext
+        # Announced at the first RC input, as ArduPilot announces the protocol it detected.
+        self._receiver_protocol = receiver_protocol
+        self._protocol_announced_to: int | None = None
         self._mav = mavlink2.MAVLink(None, srcSystem=system_id, srcComponent=component_id)
 
         self._lock = threading.Lock()
@@ -401,6 +405,16 @@ class SimulatedVehicle(ThreadedService):
                 self._frame_count = (self._frame_count + 1) & 0xFFFFFFFF
                 self._awaiting_reply = False
             cleared = self._rc.on_input(state.rc, now) if state.rc is not None else False
+            # Once for each ground station: one that connects later would never hear it otherwise.
+            peer = self._link.peer_generation
+            announce = state.rc is not None and self._receiver_protocol is not None
+            announce = announce and self._protocol_announced_to != peer
+            if announce:
+                self._protocol_announced_to = peer
+        if announce and self._statustext_enabled:
+            self._protocol.send_statustext(
+                f"RCInput: decoding {self._receiver_protocol}(1)", mavlink2.MAV_SEVERITY_INFO
+            )
         if cleared and self._statustext_enabled:
             self._protocol.send_statustext(RADIO_FAILSAFE_CLEARED_TEXT, mavlink2.MAV_SEVERITY_WARNING)
 

@@ -66,6 +66,7 @@ from .rc_receiver_wording import (
     notice_lines,
     relative_time_text,
     request_text,
+    rssi_is_link_quality,
     stream_freshness,
 )
 
@@ -148,6 +149,7 @@ class RCReceiverView(ttk.Frame):
             for row, number in enumerate(range(FIRST_CHANNEL, FIRST_CHANNEL + CHANNEL_COUNT))
         )
         self.rssi_row = BarRow(channels, _("Receiver RSSI"), RSSI_MAX, CHANNEL_COUNT)
+        self._rssi_is_link_quality = False
         self.roles = ChannelRoles(
             channels, [row.bar for row in self.channel_rows], first_row=0, mode_row=CHANNEL_COUNT + 1
         )
@@ -359,7 +361,9 @@ class RCReceiverView(ttk.Frame):
             return
         if last is None or state.channels != last.channels:
             self._render_channels(state)
-        if last is None or state.rssi != last.rssi:
+        link_quality = rssi_is_link_quality(state.check)
+        if last is None or state.rssi != last.rssi or link_quality != self._rssi_is_link_quality:
+            self._rssi_is_link_quality = link_quality
             self._render_rssi(state.rssi)
         if last is None or state.receiver_present != last.receiver_present:
             self._render_present(state.receiver_present)
@@ -415,12 +419,15 @@ class RCReceiverView(ttk.Frame):
                 )
 
     def _render_rssi(self, rssi: int | None) -> None:
+        # With RC_OPTIONS bit 11 the flight controller reports CRSF link quality in the RSSI field.
+        link_quality = self._rssi_is_link_quality
+        name = _("Link quality") if link_quality else _("Receiver RSSI")
+        self._set_option(self.rssi_row.name, "text", name)
         if rssi is None or rssi < 0 or rssi > RSSI_MAX:
             self._set_bar(self.rssi_row, 0.0, _("Unavailable"))
         else:
-            self._set_bar(
-                self.rssi_row, float(rssi), _("RSSI {rssi} / {maximum}").format(rssi=rssi, maximum=RSSI_MAX)
-            )
+            text = _("LQ {rssi} / {maximum}") if link_quality else _("RSSI {rssi} / {maximum}")
+            self._set_bar(self.rssi_row, float(rssi), text.format(rssi=rssi, maximum=RSSI_MAX))
 
     def _render_present(self, present: bool | None) -> None:
         if present is None:

@@ -29,7 +29,13 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .rc_receiver_evidence import ChannelSpans, RadioTimeline, channel_roles, flight_mode_reading
+from .rc_receiver_evidence import (
+    ChannelSpans,
+    FailsafeWitness,
+    RadioTimeline,
+    channel_roles,
+    flight_mode_reading,
+)
 from .rc_receiver_findings import FindingInputs, parameter_findings
 from .rc_receiver_firmware import (
     MAX_RC_CHANNEL,
@@ -99,6 +105,7 @@ class ReceiverCheckTracker:
         self._reader = ParameterReader()
         self._spans = ChannelSpans()
         self._radio = RadioTimeline()
+        self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
         self._mav_type: int | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
@@ -145,6 +152,7 @@ class ReceiverCheckTracker:
 
     def restart_test(self) -> None:
         self._spans.restart()
+        self._witness.restart()
         self._radio.restart()
         self._guide.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
@@ -381,6 +389,12 @@ class ReceiverCheckTracker:
         every input is the same and time alone cannot change it (no deadline runs).
         """
         try:
+            self._witness.observe(
+                active=state.failsafe is FailsafeStatus.ACTIVE,
+                rssi=state.rssi if state.rc_channels_live else None,
+                throttle_us=self._spans.last(throttle_channel(self._values())),
+                transmitter_off=self._guide.state.off_at is not None and self._guide.state.on_at is None,
+            )
             key = self._inputs(state, target)
             memo = self._check_memo
             if memo is not None and memo[0] == key and self._guide.time_independent:
@@ -407,6 +421,7 @@ class ReceiverCheckTracker:
             self._reader.version,
             self._spans.version,
             self._radio.version,
+            self._witness.version,
             self._guide.version,
             self._link_events,
             state.has_live_telemetry,
@@ -457,6 +472,10 @@ class ReceiverCheckTracker:
                 rssi=state.rssi,
                 detected_protocol=self._radio.detected_protocol,
                 live_throttle_min_us=self._live_throttle_min,
+                failsafe_seen=self._witness.failsafe_seen,
+                throttle_at_failsafe_us=self._witness.throttle_at_failsafe_us,
+                rssi_before_failsafe=self._witness.rssi_before,
+                rssi_during_failsafe=self._witness.rssi_during_max,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)

@@ -172,7 +172,8 @@ _RADIO_TEXT = re.compile(
     r"\bfs_thr_\w+|\bthr_fs_value\b|\bthr_failsafe\b",
     re.IGNORECASE,
 )
-_PROTOCOL = re.compile(r"RCInput: decoding (\S+)", re.IGNORECASE)
+# "RCInput: decoding SBUS(1)", "... CRSF (Bytes)", "... UDP (Pulses)": the name without the instance.
+_PROTOCOL = re.compile(r"RCInput: decoding ([A-Za-z0-9_]+)", re.IGNORECASE)
 _FIRMWARE = re.compile(r"^(Ardu\w+|Rover|Blimp|AntennaTracker)\s+V\d+\.\d+\S*")
 
 
@@ -246,4 +247,55 @@ class RadioTimeline:
         self._messages.clear()
         self.detected_protocol = None
         self.firmware = None
+        self.version += 1
+
+
+class FailsafeWitness:
+    """What the receiver showed around the test's first RC failsafe: the throttle it sent when
+    the failsafe began, and the RSSI just before it and during it.
+
+    The throttle tells a throttle failsafe (a receiver that sends a low throttle, below the
+    failsafe PWM) from a receiver that stopped its output (the flight controller then holds the
+    last values, so the throttle stays where the stick was).  The RSSI tells a live reading from
+    one that keeps its last value through the failsafe, as some CRSF/ELRS set-ups report it.
+    """
+
+    def __init__(self) -> None:
+        self.throttle_at_failsafe_us: int | None = None
+        self.rssi_before: int | None = None
+        self.rssi_during_max: int | None = None
+        self.failsafe_seen = False
+        self._active = False
+        # Grows with every change of what this witness answers.
+        self.version = 0
+
+    def observe(
+        self, *, active: bool, rssi: int | None, throttle_us: int | None, transmitter_off: bool
+    ) -> None:
+        """One poll's failsafe state (True: active), live RSSI and throttle channel PWM.
+
+        Only a failsafe that begins while the transmitter is off is the receiver's answer to the
+        lost link: one from a low stick with the transmitter on says nothing of the receiver.
+        """
+        if active and not self._active and not self.failsafe_seen and transmitter_off:
+            self.failsafe_seen = True
+            self.throttle_at_failsafe_us = throttle_us
+            self.version += 1
+        self._active = active
+        if rssi is None:
+            return
+        if not self.failsafe_seen:
+            if rssi != self.rssi_before:
+                self.rssi_before = rssi
+                self.version += 1
+        elif active and (self.rssi_during_max is None or rssi > self.rssi_during_max):
+            self.rssi_during_max = rssi
+            self.version += 1
+
+    def restart(self) -> None:
+        self.throttle_at_failsafe_us = None
+        self.rssi_before = None
+        self.rssi_during_max = None
+        self.failsafe_seen = False
+        self._active = False
         self.version += 1

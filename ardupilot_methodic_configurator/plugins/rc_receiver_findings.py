@@ -17,13 +17,21 @@ from dataclasses import dataclass, field
 
 from .. import _
 from .rc_receiver_firmware import (
+    CRSF,
+    ELRS_ARM_CHANNEL,
+    RC_OPTION_CRSF_LINK_QUALITY,
+    RC_OPTION_ELRS_420K,
     RC_OPTION_IGNORE_FAILSAFE_BIT,
     RC_OPTION_IGNORE_RECEIVER,
+    RC_PROTOCOLS_ALL,
     RSSI_TYPE_DISABLED,
     RSSI_TYPE_NAMES,
+    RSSI_TYPE_RECEIVER_PROTOCOL,
     VehicleFamily,
     enabled_protocols,
     family_parameters,
+    mode_channel,
+    protocol_bits,
     protocol_enabled,
     throttle_channel,
 )
@@ -53,6 +61,12 @@ class FindingInputs:
     detected_protocol: str | None = None
     # The throttle channel's lowest PWM while the transmitter was on and not in failsafe.
     live_throttle_min_us: int | None = None
+    # Around the test's first RC failsafe (`FailsafeWitness`): the throttle when it began, and
+    # the live RSSI just before it and the highest during it.
+    failsafe_seen: bool = False
+    throttle_at_failsafe_us: int | None = None
+    rssi_before_failsafe: int | None = None
+    rssi_during_failsafe: int | None = None
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]
@@ -300,6 +314,154 @@ def _rc_options(inputs: FindingInputs) -> Iterable[Finding]:
         )
 
 
+def _protocols_all(inputs: FindingInputs) -> Iterable[Finding]:
+    value = inputs.values.get("RC_PROTOCOLS")
+    detected = inputs.detected_protocol
+    if value is None or detected is None or not int(value) & RC_PROTOCOLS_ALL:
+        return
+    bits = protocol_bits(detected)
+    if not bits:
+        return
+    only = 1 << bits[0]
+    yield Finding(
+        "rc_protocols_all",
+        Severity.INFO,
+        _(
+            "The flight controller decodes {detected}; RC_PROTOCOLS = {value} lets it try every protocol, "
+            "and one can be detected by mistake (DSM for SBUS is a known case)."
+        ).format(detected=detected, value=int(value)),
+        _("Set RC_PROTOCOLS to {only} ({detected} only) and reboot.").format(only=only, detected=detected),
+        "RC_PROTOCOLS",
+        value,
+    )
+
+
+_CRSF_ONLY = 1 << protocol_bits(CRSF)[0]
+
+
+def _speaks_crsf(inputs: FindingInputs) -> bool:
+    """The receiver is CRSF (TBS Crossfire, ExpressLRS): decoded as such, or the only protocol allowed."""
+    if inputs.detected_protocol is not None:
+        return inputs.detected_protocol.upper() == CRSF
+    value = inputs.values.get("RC_PROTOCOLS")
+    return value is not None and int(value) == _CRSF_ONLY
+
+
+def _crsf_rules(inputs: FindingInputs) -> Iterable[Finding]:
+    if not _speaks_crsf(inputs):
+        return
+    rssi_type = inputs.values.get("RSSI_TYPE")
+    if rssi_type is not None and rssi_type not in (RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL):
+        yield Finding(
+            "crsf_rssi_type",
+            Severity.WARNING,
+            _(
+                "The receiver speaks CRSF, which carries its RSSI and link quality, but RSSI_TYPE = {value} "
+                "reads RSSI elsewhere."
+            ).format(value=_number(rssi_type)),
+            _("Set RSSI_TYPE to 3 (ReceiverProtocol) and reboot."),
+            "RSSI_TYPE",
+            rssi_type,
+        )
+    table = family_parameters(inputs.family)
+    if table is not None and mode_channel(inputs.family, dict(inputs.values)) == ELRS_ARM_CHANNEL:
+        name = table.mode_channel
+        yield Finding(
+            "elrs_modes_on_arm_channel",
+            Severity.WARNING,
+            _(
+                "{name} = 5: with ExpressLRS, channel 5 carries the arm switch (AUX1), so the flight mode "
+                "changes whenever you arm or disarm."
+            ).format(name=name),
+            _("Put the flight-mode switch on another channel (e.g. 8) and set {name} to it.").format(
+                name=name
+            ),
+            name,
+            inputs.values.get(name),
+        )
+    options = inputs.values.get("RC_OPTIONS")
+    if options is None:
+        return
+    if int(options) & RC_OPTION_CRSF_LINK_QUALITY:
+        yield Finding(
+            "crsf_rssi_is_link_quality",
+            Severity.INFO,
+            _(
+                "RC_OPTIONS = {value} has bit 11 set: the RSSI shown is CRSF link quality (the share of "
+                "packets that arrive), not signal strength."
+            ).format(value=int(options)),
+            _("Read the RSSI bar as link quality, the share of packets received, not as signal strength."),
+            "RC_OPTIONS",
+            options,
+        )
+    if not int(options) & RC_OPTION_ELRS_420K:
+        yield Finding(
+            "elrs_baud_crsf_rate",
+            Severity.INFO,
+            _(
+                "RC_OPTIONS = {value} leaves bit 13 clear: the flight controller talks CRSF at 416,666 baud, "
+                "TBS Crossfire's rate; ExpressLRS receivers run at 420,000."
+            ).format(value=int(options)),
+            _("With an ExpressLRS receiver, set bit 13 of RC_OPTIONS (420 kbaud) and reboot."),
+            "RC_OPTIONS",
+            options,
+        )
+
+
+def _failsafe_trigger(inputs: FindingInputs) -> Iterable[Finding]:
+    """Which way the receiver made the failsafe happen, from the throttle when it began."""
+    if not inputs.failsafe_seen:
+        return
+    table = family_parameters(inputs.family)
+    throttle = inputs.throttle_at_failsafe_us
+    threshold = inputs.values.get(table.failsafe_pwm) if table is not None else None
+    if table is not None and threshold is not None and throttle is not None and throttle < threshold:
+        yield Finding(
+            "failsafe_by_low_throttle",
+            Severity.INFO,
+            _(
+                "RC failsafe came from a low throttle: the receiver kept sending pulses, with throttle "
+                "{throttle} µs, below {name} = {value} µs (a throttle failsafe)."
+            ).format(throttle=throttle, name=table.failsafe_pwm, value=_number(threshold)),
+            _(
+                "That works while the receiver is powered; a receiver set to stop its output (no pulses) "
+                "also covers one that is unplugged or browns out."
+            ),
+            table.failsafe_pwm,
+            threshold,
+        )
+        return
+    yield Finding(
+        "failsafe_by_no_pulses",
+        Severity.INFO,
+        _(
+            "RC failsafe came from the receiver itself: it stopped its output (no pulses) or flagged the "
+            "signal loss, and the flight controller held the last values."
+        ),
+        _("Nothing to change: this is the receiver failsafe ArduPilot recommends."),
+    )
+
+
+def _rssi_held(inputs: FindingInputs) -> Iterable[Finding]:
+    before, during = inputs.rssi_before_failsafe, inputs.rssi_during_failsafe
+    if before is None or during is None or before == 0 or during < before:
+        return
+    yield Finding(
+        "rssi_held_in_failsafe",
+        Severity.WARNING,
+        _(
+            "RSSI kept its last value ({value}) through the RC failsafe: it does not show the live link "
+            "with this receiver."
+        ).format(value=before),
+        _(
+            "Do not judge range by this RSSI; with CRSF/ExpressLRS use RSSI_TYPE 3 and, for link quality, "
+            "RC_OPTIONS bit 11."
+        ),
+        "RSSI_TYPE",
+        inputs.values.get("RSSI_TYPE"),
+    )
+
+
 def _rc_override_time(inputs: FindingInputs) -> Iterable[Finding]:
     value = inputs.values.get("RC_OVERRIDE_TIME")
     if value is None or value >= 0:
@@ -365,6 +527,10 @@ RULES: tuple[Rule, ...] = (
     _failsafe_timeout,
     _rc_override_time,
     _rssi_type,
+    _protocols_all,
+    _crsf_rules,
+    _failsafe_trigger,
+    _rssi_held,
     _step_file_differs,
     _unavailable,
 )

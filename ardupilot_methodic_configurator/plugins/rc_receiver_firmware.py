@@ -247,6 +247,14 @@ def mode_name(family: VehicleFamily, mode_number: float | None) -> str | None:
 
 RC_OPTION_IGNORE_RECEIVER = 1 << 0
 RC_OPTION_IGNORE_FAILSAFE_BIT = 1 << 2
+# The CRSF/ExpressLRS bits: no mode/rate messages, RSSI is link quality, 420 kbaud.
+RC_OPTION_SUPPRESS_CRSF_MESSAGE = 1 << 9
+RC_OPTION_CRSF_LINK_QUALITY = 1 << 11
+RC_OPTION_ELRS_420K = 1 << 13
+RC_PROTOCOLS_ALL = 1
+CRSF = "CRSF"
+# ExpressLRS sends its arm switch (AUX1) on channel 5.
+ELRS_ARM_CHANNEL = 5
 # RC_PROTOCOLS bit -> the protocol name ArduPilot prints in "RCInput: decoding <name>".
 RC_PROTOCOL_BITS: dict[int, str] = {
     1: "PPM",
@@ -265,6 +273,8 @@ RC_PROTOCOL_BITS: dict[int, str] = {
     14: "DroneCAN",
     15: "GHST",
     16: "MAVRadio",
+    # SITL's RC input over UDP, announced as "UDP (Pulses)".
+    18: "UDP",
 }
 # ArduPilot reports non-inverted SBUS as "SBUS" too.
 _PROTOCOL_NAME_BITS: dict[str, tuple[int, ...]] = {"SBUS": (3, 4)}

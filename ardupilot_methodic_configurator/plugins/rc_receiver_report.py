@@ -27,8 +27,8 @@ from .rc_receiver_snapshot import FailsafeStatus, RCReceiverState, VerdictResult
 from .rc_receiver_telemetry import readable_text
 from .rc_receiver_wording import role_label, verdict_label
 
-SCHEMA_VERSION = 1
-SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-1.schema.json"
+SCHEMA_VERSION = 2
+SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
 REPORT_BASENAME = "rc_receiver_report"
 _DISTRIBUTIONS = ("amc-rc-receiver", "ardupilot_methodic_configurator")
 

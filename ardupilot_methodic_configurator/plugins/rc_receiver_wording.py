@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import _
 from .rc_receiver_evidence import FLIGHT_MODE_ROLE
+from .rc_receiver_firmware import RC_OPTION_CRSF_LINK_QUALITY
 from .rc_receiver_snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
@@ -249,6 +250,12 @@ def message_text(message: RadioMessage, test_started_at: float) -> str:
     return _("{seconds:6.1f} s  {text}").format(
         seconds=max(0.0, message.at - test_started_at), text=message.text
     )
+
+
+def rssi_is_link_quality(check: ReceiverCheck) -> bool:
+    """``RC_OPTIONS`` bit 11: the RSSI the flight controller reports is CRSF link quality."""
+    options = check.parameter("RC_OPTIONS")
+    return options is not None and bool(int(options) & RC_OPTION_CRSF_LINK_QUALITY)
 
 
 def describe_transport_error(error: BaseException) -> str:

@@ -164,6 +164,8 @@ class CheckSession:
         }
         if not choice.reports_rssi():
             options["reports_rssi"] = False  # RSSI_TYPE 0: the vehicle reports RSSI as unknown
+        options["receiver_protocol"] = choice.demo_setup.receiver_protocol
+        options["rssi_held"] = choice.demo_setup.rssi_held
         return options
 
     def stop_demo(self) -> None:

@@ -91,6 +91,35 @@ def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_pa
     assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "FAILED"  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("setup", "code", "finding"),
+    [
+        ("receiver-low-throttle", "failsafe_by_low_throttle", "RC failsafe came from a low throttle"),
+        ("configured", "failsafe_by_no_pulses", "RC failsafe came from the receiver itself"),
+        ("receiver-rssi-held", "rssi_held_in_failsafe", "RSSI kept its last value"),
+        ("protocol-all", "rc_protocols_all", "RC_PROTOCOLS = 1 lets it try every protocol"),
+        ("elrs-modes-on-ch5", "elrs_modes_on_arm_channel", "channel 5 carries the arm switch"),
+    ],
+)
+def test_each_demo_set_up_gives_its_finding_and_still_passes(
+    setup: str, code: str, finding: str, tmp_path: Path
+) -> None:
+    """
+    GIVEN a demo set-up with a receiver that fails over by a low throttle or by stopping, an RSSI
+          held through the failsafe, RC_PROTOCOLS at "all", or an ExpressLRS receiver with the flight
+          modes on its arm channel
+    WHEN the terminal view runs the test
+    THEN the finding is said and is in the report, and the test still passes (exit 0): none of
+         them keeps the failsafe from working
+    """
+    result = run_cli("--demo", "--demo-setup", setup, "--report", str(tmp_path / "evidence"))
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    assert finding in result.stdout
+    report = validated_report(tmp_path / "evidence.json")
+    assert code in {entry["code"] for entry in report["findings"]}  # type: ignore[index,union-attr]
+
+
 def test_a_report_into_the_current_folder_gets_the_default_names(tmp_path: Path) -> None:
     """
     GIVEN --report . (a folder, where "report to PATH.json" has no name to add to)

@@ -363,8 +363,9 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
     """GIVEN `amc-rc-receiver --sitl ../shared/sitl/<vehicle> --text --duration 25
     --transmitter-off-after 8 --transmitter-off-for 6` (no pulses, or low throttle)
     WHEN it runs THEN the channels follow the simulated sticks, RC failsafe turns active after the
-    transmitter goes off, recovery is observed after it comes back, the exit code is 0 and no
-    process is left."""
+    transmitter goes off, the check names how the receiver made it happen (it stopped, or sent a
+    low throttle), recovery is observed after it comes back, the exit code is 0 and no process is
+    left."""
     spec = ACCEPTANCE[name]
     run = acceptance_runs[name]
     code = run.wait()
@@ -386,6 +387,13 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
         ],
     )
     while_off = out[out.index("* Transmitter switched off") : out.index("* Transmitter switched on")]
+    # Which way the receiver made the failsafe happen is named, as the receiver behaved.
+    named = (
+        "RC failsafe came from the receiver itself"
+        if spec.failsafe_mode == "no-pulses"
+        else "RC failsafe came from a low throttle"
+    )
+    assert named in out[out.index("* Transmitter switched off") :], out
     if spec.failsafe_mode == "no-pulses":
         assert "SITL* SITL confirmed SIM_RC_FAIL = 1." in while_off
     else:

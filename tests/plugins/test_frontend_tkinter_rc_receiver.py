@@ -36,7 +36,10 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     FailsafeStatus,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    ParameterSource,
+    ParameterValue,
     RCReceiverState,
+    ReceiverCheck,
 )
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.scripted_fc import ScriptedFlightController
@@ -136,6 +139,24 @@ def test_rssi_is_shown_in_the_reported_0_to_254_scale(view: RCReceiverView, rssi
     assert "%" not in view.rssi_row.text
     assert view.rssi_row.bar_value == float(rssi)
     assert float(view.rssi_row.bar.cget("maximum")) == 254.0
+
+
+def test_with_rc_options_bit_11_the_rssi_row_says_link_quality(view: RCReceiverView) -> None:
+    """
+    GIVEN RC_OPTIONS with bit 11 (CRSF link quality reported as RSSI), then without it
+    WHEN RSSI 200 is rendered
+    THEN the row is named "Link quality" and reads "LQ 200 / 254"; without the bit it is the
+         receiver's RSSI again
+    """
+    options = ParameterValue("RC_OPTIONS", 2048 + 32, ParameterSource.READ)
+    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(options,))))
+    assert str(view.rssi_row.name.cget("text")) == "Link quality"
+    assert view.rssi_row.text == "LQ 200 / 254"
+
+    plain = ParameterValue("RC_OPTIONS", 32, ParameterSource.READ)
+    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(plain,))))
+    assert str(view.rssi_row.name.cget("text")) == "Receiver RSSI"
+    assert view.rssi_row.text == "RSSI 200 / 254"
 
 
 def test_unavailable_rssi_is_shown_as_unavailable_with_an_empty_bar(view: RCReceiverView) -> None:

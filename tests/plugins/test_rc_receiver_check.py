@@ -568,3 +568,130 @@ def test_a_link_event_joins_the_timeline_of_the_test_and_its_report(harness: Mod
     assert "Reconnected to /dev/ttyACM1" in build_markdown(report)
     harness.model.reset_test()
     assert harness.model.state.check.link_events == ()
+
+
+# ---- which failsafe fired, RSSI that is not live, the protocol and CRSF/ELRS rules --------------
+
+
+def failsafe_with(harness: ModelHarness, *, throttle: int, rssi: int) -> RCReceiverState:
+    """The transmitter switched off: RC_CHANNELS with ``throttle`` on CH3 and ``rssi``, then SYS_STATUS
+    reporting the receiver unhealthy (RC failsafe)."""
+    harness.model.confirm_transmitter(False)
+    harness.vehicle.send_rc_channels([1500, 1500, throttle, 1500, 1100], chancount=8, rssi=rssi)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
+    return harness.poll_after_sync()
+
+
+def test_a_failsafe_from_a_low_throttle_is_named_with_the_throttle_and_the_failsafe_value(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN a Copter with FS_THR_VALUE 975 and a receiver that sends throttle 900 µs on signal loss
+    WHEN RC failsafe begins
+    THEN the check says it came from a low throttle (a throttle failsafe), with both values, and
+         what a no-pulses receiver would add
+    """
+    with_parameters(harness)
+    move_every_stick(harness)
+    state = failsafe_with(harness, throttle=900, rssi=0)
+    found = {finding.code: finding for finding in state.check.findings}
+    assert "failsafe_by_low_throttle" in found
+    assert "throttle 900 µs, below FS_THR_VALUE = 975 µs" in found["failsafe_by_low_throttle"].message
+    assert "failsafe_by_no_pulses" not in found
+
+
+def test_a_failsafe_with_the_throttle_held_where_it_was_is_named_as_the_receiver_stopping(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN a receiver that stops its output on signal loss (the flight controller holds the values)
+    WHEN RC failsafe begins with the throttle at its last position, 1500 µs
+    THEN the check says the receiver stopped its output (no pulses), the recommended behaviour
+    """
+    with_parameters(harness)
+    move_every_stick(harness)
+    state = failsafe_with(harness, throttle=1500, rssi=0)
+    assert "failsafe_by_no_pulses" in codes(state)
+    assert "failsafe_by_low_throttle" not in codes(state)
+
+
+def test_an_rssi_that_keeps_its_value_through_the_failsafe_is_a_warning_and_one_that_drops_is_not(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN RSSI 180 while the transmitter is on
+    WHEN RC failsafe comes and RSSI still reads 180
+    THEN a warning says RSSI kept its last value and does not show the live link; a fresh test in
+         which RSSI drops to 0 in failsafe has no such warning
+    """
+    with_parameters(harness, RSSI_TYPE=3)
+    move_every_stick(harness)
+    held = failsafe_with(harness, throttle=1500, rssi=180)
+    assert codes(held)["rssi_held_in_failsafe"] is Severity.WARNING
+    assert "(180)" in next(f.message for f in held.check.findings if f.code == "rssi_held_in_failsafe")
+
+    harness.model.reset_test()
+    failsafe(harness, active=False)
+    move_every_stick(harness)
+    dropped = failsafe_with(harness, throttle=1500, rssi=0)
+    assert "rssi_held_in_failsafe" not in codes(dropped)
+
+
+def decoding(harness: ModelHarness, text: bytes) -> RCReceiverState:
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, text))
+    return harness.poll_after_sync()
+
+
+def test_the_decoded_protocol_is_read_without_its_instance_and_rc_protocols_all_gets_advice(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN RC_PROTOCOLS 1 (all)
+    WHEN the flight controller says "RCInput: decoding SBUS(1)"
+    THEN the decoded protocol is SBUS, and an info says to allow only SBUS (RC_PROTOCOLS 8)
+    """
+    with_parameters(harness, RC_PROTOCOLS=1)
+    state = decoding(harness, b"RCInput: decoding SBUS(1)")
+    assert state.check.detected_protocol == "SBUS"
+    advice = next(finding for finding in state.check.findings if finding.code == "rc_protocols_all")
+    assert advice.severity is Severity.INFO
+    assert "Set RC_PROTOCOLS to 8 (SBUS only)" in advice.action
+
+
+def test_a_crsf_receiver_gets_the_crsf_and_expresslrs_rules(harness: ModelHarness) -> None:
+    """
+    GIVEN a CRSF receiver (decoded as such) with RSSI_TYPE 1, FLTMODE_CH 5 and RC_OPTIONS with
+          bit 11 set and bit 13 clear
+    WHEN the check reads them
+    THEN it says: take RSSI from the protocol (RSSI_TYPE 3); ExpressLRS arms on channel 5, so move
+         the flight modes; the RSSI is link quality; and bit 13 gives ExpressLRS its 420 kbaud
+    """
+    with_parameters(harness, RC_PROTOCOLS=512, RSSI_TYPE=1, FLTMODE_CH=5, RC_OPTIONS=2048 + 32)
+    state = decoding(harness, b"RCInput: decoding CRSF (Bytes)")
+    found = codes(state)
+    assert found["crsf_rssi_type"] is Severity.WARNING
+    assert found["elrs_modes_on_arm_channel"] is Severity.WARNING
+    assert found["crsf_rssi_is_link_quality"] is Severity.INFO
+    assert found["elrs_baud_crsf_rate"] is Severity.INFO
+
+
+def test_the_crsf_rules_stay_quiet_for_another_protocol_and_for_a_good_crsf_set_up(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN an SBUS receiver with FLTMODE_CH 5, then a CRSF one with RSSI_TYPE 3, FLTMODE_CH 8 and
+          RC_OPTIONS bit 13 set
+    WHEN the check reads them
+    THEN none of the CRSF/ExpressLRS findings is made
+    """
+    crsf_codes = {
+        "crsf_rssi_type",
+        "elrs_modes_on_arm_channel",
+        "crsf_rssi_is_link_quality",
+        "elrs_baud_crsf_rate",
+    }
+    with_parameters(harness, RC_PROTOCOLS=8, RSSI_TYPE=1, FLTMODE_CH=5)
+    assert not crsf_codes & set(codes(decoding(harness, b"RCInput: decoding SBUS(1)")))
+    with ModelHarness() as other:
+        with_parameters(other, RC_PROTOCOLS=512, RSSI_TYPE=3, FLTMODE_CH=8, RC_OPTIONS=8192 + 32)
+        assert not crsf_codes & set(codes(decoding(other, b"RCInput: decoding CRSF (Bytes)")))

@@ -19,6 +19,7 @@ import pytest
 
 from amc_rc_receiver.plugins.rc_receiver_report import (
     REPORT_BASENAME,
+    SCHEMA_VERSION,
     ReportPathError,
     ReportWriteError,
     existing_report_files,
@@ -137,7 +138,10 @@ def test_a_report_replaces_an_older_one_whole(tmp_path: Path) -> None:
 
     write_report(RCReceiverState(), tmp_path / "evidence")
 
-    assert json.loads((tmp_path / "evidence.json").read_text(encoding="utf-8"))["schema_version"] == 1
+    assert (
+        json.loads((tmp_path / "evidence.json").read_text(encoding="utf-8"))["schema_version"]
+        == SCHEMA_VERSION
+    )
     assert (tmp_path / "evidence.md").read_text(encoding="utf-8").startswith("# RC receiver check")
     assert existing_report_files(tmp_path / "evidence") == (
         tmp_path / "evidence.json",

@@ -119,6 +119,9 @@ def describe_check_events(previous: RCReceiverState | None, state: RCReceiverSta
     return events
 
 
+_FAILSAFE_TRIGGER_CODES = frozenset({"failsafe_by_low_throttle", "failsafe_by_no_pulses"})
+
+
 def format_summary(state: RCReceiverState) -> list[str]:
     """The summary printed when the run ends."""
     check = state.check
@@ -144,8 +147,15 @@ def format_summary(state: RCReceiverState) -> list[str]:
                 )
             )
         )
+    if check.detected_protocol is not None:
+        lines.append(
+            _("Receiver protocol the flight controller decodes: {protocol}").format(
+                protocol=check.detected_protocol
+            )
+        )
     for finding in check.findings:
-        if finding.severity is not Severity.INFO:
+        # Which way the failsafe fired is part of the result, though it asks for nothing.
+        if finding.severity is not Severity.INFO or finding.code in _FAILSAFE_TRIGGER_CODES:
             lines.append(
                 _("{severity}: {message} {action}").format(
                     severity=finding.severity.value, message=finding.message, action=finding.action

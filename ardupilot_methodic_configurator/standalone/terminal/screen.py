@@ -21,7 +21,7 @@ from ...plugins.rc_receiver_snapshot import (
     RCReceiverState,
 )
 from ...plugins.rc_receiver_telemetry import RSSI_MAX
-from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text
+from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text, rssi_is_link_quality
 from ...sim_bridge.snapshot import (
     BridgeSnapshot,
     DirectionSnapshot,
@@ -62,9 +62,11 @@ def format_channels(state: RCReceiverState) -> str:
 
 
 def format_rssi(state: RCReceiverState) -> str:
+    link_quality = rssi_is_link_quality(state.check)
     if state.rssi is None:
-        return _("RSSI unavailable")
-    return _("RSSI {value}/{maximum}").format(value=state.rssi, maximum=RSSI_MAX)
+        return _("link quality unavailable") if link_quality else _("RSSI unavailable")
+    text = _("LQ {value}/{maximum}") if link_quality else _("RSSI {value}/{maximum}")
+    return text.format(value=state.rssi, maximum=RSSI_MAX)
 
 
 def format_time_in_test(state: RCReceiverState, at: float | None) -> str:

@@ -11,7 +11,10 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     FailsafeStatus,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    ParameterSource,
+    ParameterValue,
     RCReceiverState,
+    ReceiverCheck,
 )
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
@@ -59,6 +62,15 @@ def test_status_line_shows_real_values_and_marks_missing_channels() -> None:
 def test_rssi_255_is_never_printed_as_a_number() -> None:
     """GIVEN RSSI unavailable WHEN formatted THEN the line says unavailable."""
     assert "RSSI unavailable" in format_status_line(RCReceiverState())
+
+
+def test_with_rc_options_bit_11_the_rssi_is_printed_as_link_quality() -> None:
+    """GIVEN RC_OPTIONS bit 11 (CRSF link quality in the RSSI field) WHEN RSSI 200 is formatted
+    THEN the line says LQ 200/254, and without a reading that link quality is unavailable."""
+    options = ParameterValue("RC_OPTIONS", 2048, ParameterSource.READ)
+    check = ReceiverCheck(parameters=(options,))
+    assert "LQ 200/254" in format_status_line(RCReceiverState(rssi=200, check=check))
+    assert "link quality unavailable" in format_status_line(RCReceiverState(check=check))
 
 
 def test_expired_readings_are_called_no_telemetry() -> None:
