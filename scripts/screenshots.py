@@ -183,6 +183,9 @@ def take_verdict_screenshots(output: Path) -> None:
         ("verdict_passed.png", "configured", True),
         ("verdict_incomplete.png", "configured", False),
         ("verdict_failed.png", "failsafe-disabled", False),
+        # Two findings the guided test adds: which way the failsafe fired, and ExpressLRS's rules.
+        ("finding_low_throttle.png", "receiver-low-throttle", True),
+        ("finding_elrs.png", "elrs-modes-on-ch5", True),
     ):
         session = CheckSession(demo_choice=DemoChoice(setup=setup))
         root = tk.Tk()
@@ -204,7 +207,7 @@ def take_verdict_screenshots(output: Path) -> None:
             def step(view: Callable[[], RCReceiverView] = view) -> str:
                 return str(view().banner.detail.cget("text"))
 
-            if name == "verdict_passed.png":
+            if name.startswith("finding_") or name == "verdict_passed.png":
                 pump_until(root, lambda: banner() == "PASSED", "the PASSED banner", timeout=60)
             elif name == "verdict_incomplete.png":
                 pump_until(root, lambda: step() == "Switch the transmitter off.", "the next step", timeout=60)

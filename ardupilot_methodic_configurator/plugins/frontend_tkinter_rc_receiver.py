@@ -168,8 +168,14 @@ class RCReceiverView(ttk.Frame):
         self.failsafe_lamp = Lamp(status, _("RC failsafe:"), 1)
         self.failsafe_observed_lamp = Lamp(status, _("Failsafe observed during this test:"), 2)
         self.recovery_lamp = Lamp(status, _("Recovery observed:"), 3)
+        # What the flight controller says it decodes ("RCInput: decoding SBUS(1)").
+        ttk.Label(status, text=_("Protocol the flight controller decodes:")).grid(
+            row=4, column=1, pady=2, sticky=tk.W
+        )
+        self.protocol_value = ttk.Label(status, text=_("not announced yet"))
+        self.protocol_value.grid(row=4, column=2, padx=(8, 0), pady=2, sticky=tk.W)
         self.reset_button = ttk.Button(status, text=_("Start a new test"), command=self._on_reset)
-        self.reset_button.grid(row=4, column=0, columnspan=3, pady=(6, 4), sticky=tk.W)
+        self.reset_button.grid(row=5, column=0, columnspan=3, pady=(6, 4), sticky=tk.W)
 
         self.findings = TextList(body, _("Parameter findings"), MAX_FINDINGS_SHOWN, _("No findings yet."))
         self.findings.frame.grid(row=5, column=0, padx=8, pady=4, sticky=tk.EW)
@@ -404,6 +410,9 @@ class RCReceiverView(ttk.Frame):
             self.findings.render(findings_entries(check), self._set_option)
         if before is None or check.radio_messages != before.radio_messages:
             self.radio_messages.render(message_entries(check, state.test_started_at), self._set_option)
+        if before is None or check.detected_protocol != before.detected_protocol:
+            protocol = check.detected_protocol
+            self._set_option(self.protocol_value, "text", protocol or _("not announced yet"))
 
     def _render_channels(self, state: RCReceiverState) -> None:
         pwm_by_number = {reading.number: reading.pwm for reading in state.channels}

@@ -159,6 +159,18 @@ def test_with_rc_options_bit_11_the_rssi_row_says_link_quality(view: RCReceiverV
     assert view.rssi_row.text == "RSSI 200 / 254"
 
 
+def test_the_protocol_the_flight_controller_announces_is_shown(view: RCReceiverView) -> None:
+    """
+    GIVEN no protocol announced yet, then the flight controller saying it decodes CRSF
+    WHEN each snapshot is rendered
+    THEN the receiver status says "not announced yet", then "CRSF"
+    """
+    view.render(live_state())
+    assert str(view.protocol_value.cget("text")) == "not announced yet"
+    view.render(live_state(check=ReceiverCheck(detected_protocol="CRSF")))
+    assert str(view.protocol_value.cget("text")) == "CRSF"
+
+
 def test_unavailable_rssi_is_shown_as_unavailable_with_an_empty_bar(view: RCReceiverView) -> None:
     """
     GIVEN RSSI was 123 and the next snapshot has no RSSI
