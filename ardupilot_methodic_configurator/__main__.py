@@ -122,6 +122,7 @@ def _protocols_with_ports() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     from .demo.sitl_rc_input import FailsafeMode  # noqa: PLC0415
+    from .sitl.config import SitlLink  # noqa: PLC0415
     from .standalone.options import add_check_arguments  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(
@@ -184,8 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sitl-link",
-        choices=["tcp", "serial", "udp"],
-        default="tcp",
+        choices=[link.value for link in SitlLink],
+        default=SitlLink.TCP.value,
         help=_(
             "how the check reaches SITL: tcp (default), serial (a pseudo-terminal pair at --baudrate, "
             "the path a USB board takes; Linux and macOS) or udp (SITL sends to the check)"
@@ -239,8 +240,6 @@ def _tk_available() -> bool:
     except ImportError:
         return False
     return True
-
-
 
 
 def _interrupt_on_sigterm(_signum: int, _frame: object) -> None:

@@ -90,6 +90,7 @@ class VehicleProfile:
     configured: dict[str, float]
     failsafe_enable: str
     failsafe_pwm: str
+    mode_channel: str = "FLTMODE_CH"
 
 
 def _shared_specs() -> list[ParameterSpec]:
@@ -166,10 +167,12 @@ PROFILES: dict[DemoVehicle, VehicleProfile] = {
         {"MODE_CH": 5, "MODE1": 0, "MODE2": 1, "MODE3": 3, "MODE4": 4, "MODE5": 10, "MODE6": 11},
         "FS_THR_ENABLE",
         "FS_THR_VALUE",
+        "MODE_CH",
     ),
 }
 
-# Parameter names are filled in per vehicle: "{enable}" and "{pwm}" stand for the family's names.
+# Parameter names are filled in per vehicle: "{enable}", "{pwm}" and "{mode_channel}" stand for the
+# family's names.
 SETUPS: dict[str, DemoSetup] = {
     setup.name: setup
     for setup in (
@@ -246,7 +249,7 @@ class DemoChoice:
         names = {
             "{enable}": profile.failsafe_enable,
             "{pwm}": profile.failsafe_pwm,
-            "{mode_channel}": "MODE_CH" if self.vehicle is DemoVehicle.ROVER else "FLTMODE_CH",
+            "{mode_channel}": profile.mode_channel,
         }
         known = {spec.name for spec in profile.specs}
         values = {name: value for name, value in profile.configured.items() if name in known}

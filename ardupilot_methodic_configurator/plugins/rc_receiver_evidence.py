@@ -261,13 +261,16 @@ class FailsafeWitness:
     """
 
     def __init__(self) -> None:
+        # Grows with every change of what this witness answers.
+        self.version = 0
+        self._clear()
+
+    def _clear(self) -> None:
         self.throttle_at_failsafe_us: int | None = None
         self.rssi_before: int | None = None
         self.rssi_during_max: int | None = None
         self.failsafe_seen = False
         self._active = False
-        # Grows with every change of what this witness answers.
-        self.version = 0
 
     def observe(
         self, *, active: bool, rssi: int | None, throttle_us: int | None, transmitter_off: bool
@@ -293,9 +296,5 @@ class FailsafeWitness:
             self.version += 1
 
     def restart(self) -> None:
-        self.throttle_at_failsafe_us = None
-        self.rssi_before = None
-        self.rssi_during_max = None
-        self.failsafe_seen = False
-        self._active = False
+        self._clear()
         self.version += 1

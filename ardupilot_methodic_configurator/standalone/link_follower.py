@@ -162,6 +162,37 @@ class RestartWatch:
         return returned_device(self.device, self._identity, serial_ports(self._list_ports))
 
 
+class DeviceWait:
+    """Waiting for a vanished serial device: looked for every `DEVICE_POLL_S`, never sooner.
+
+    Both link followers (the terminal's and the window's) wait this way; ``find`` is the watch's
+    `RestartWatch.returned_device`.
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self.waiting = False
+        self._next_look = 0.0
+
+    def start(self) -> None:
+        self.waiting = True
+        self._next_look = self._clock() + DEVICE_POLL_S
+
+    def stop(self) -> None:
+        self.waiting = False
+
+    def look(self, find: Callable[[], str | None]) -> str | None:
+        """Where the device is back, once it is (which ends the wait); ``None`` meanwhile."""
+        now = self._clock()
+        if not self.waiting or now < self._next_look:
+            return None
+        self._next_look = now + DEVICE_POLL_S
+        device = find()
+        if device is not None:
+            self.waiting = False
+        return device
+
+
 class _Session(Protocol):
     @property
     def flight_controller(self) -> _LinkLike: ...
@@ -205,15 +236,14 @@ class LinkFollower:
         self._target = watch.device
         self._result: str | None = None
         self._retry_at: float | None = None
-        self._waiting_for_device = False
-        self._next_look = 0.0
+        self._device_wait = DeviceWait(clock)
         self._reported_error: str | None = None
         self._closed = False
 
     @property
     def reconnecting(self) -> bool:
         """True from a lost link until the link is back (attempts and waits between them)."""
-        return self._worker is not None or self._retry_at is not None or self._waiting_for_device
+        return self._worker is not None or self._retry_at is not None or self._device_wait.waiting
 
     @property
     def attempting(self) -> bool:
@@ -233,7 +263,7 @@ class LinkFollower:
                 return []
             self._worker = None
             return self._finished(self._result or "")
-        if self._waiting_for_device:
+        if self._device_wait.waiting:
             return self._look_for_device()
         if self._retry_at is not None:
             if self._clock() >= self._retry_at:
@@ -250,21 +280,15 @@ class LinkFollower:
         # Closed here, on the caller's thread, so the model never reads a link being replaced.
         self._session.flight_controller.disconnect()
         if loss.wait_for_device:
-            self._waiting_for_device = True
-            self._next_look = self._clock() + DEVICE_POLL_S
+            self._device_wait.start()
             return [loss.text]
         self._start(self._watch.device)
         return [_("{reason} Reconnecting to {device}…").format(reason=loss.text, device=self._watch.device)]
 
     def _look_for_device(self) -> list[str]:
-        now = self._clock()
-        if now < self._next_look:
-            return []
-        self._next_look = now + DEVICE_POLL_S
-        device = self._watch.returned_device()
+        device = self._device_wait.look(self._watch.returned_device)
         if device is None:
             return []
-        self._waiting_for_device = False
         self._start(device)
         return [_("The flight controller is back on {device}; connecting…").format(device=device)]
 
@@ -280,8 +304,7 @@ class LinkFollower:
             return [text]
         if self._watch.serial and self._watch.returned_device() is None:
             # Gone again (a board that reboots twice, a cable still moving): wait for it again.
-            self._waiting_for_device = True
-            self._next_look = self._clock() + DEVICE_POLL_S
+            self._device_wait.start()
         else:
             self._retry_at = self._clock() + self._retry_s
         if error == self._reported_error:

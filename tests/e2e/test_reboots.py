@@ -24,9 +24,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import signal
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,7 +88,7 @@ class Output(io.StringIO):
 class Run(threading.Thread):
     """A terminal-view run on its own thread; ``code`` once it has ended."""
 
-    def __init__(self, target: object) -> None:
+    def __init__(self, target: Callable[[], int]) -> None:
         super().__init__(daemon=True)
         self._run = target
         self.code: int | None = None
@@ -92,18 +96,18 @@ class Run(threading.Thread):
 
     def run(self) -> None:
         try:
-            self.code = self._run()  # type: ignore[operator]
+            self.code = self._run()
         except BaseException as error:  # reported by the test, not lost in a thread
             self.error = error
 
 
-def wait_for_text(output: Output, run: Run, condition: object, what: str, deadline_s: float = WAIT_S) -> str:
-    import time
-
+def wait_for_text(
+    output: Output, run: Run, condition: Callable[[str], bool], what: str, deadline_s: float = WAIT_S
+) -> str:
     end = time.monotonic() + deadline_s
     while True:
         text = output.text
-        if condition(text):  # type: ignore[operator]
+        if condition(text):
             return text
         if not run.is_alive() or time.monotonic() > end:
             pytest.fail(f"{what} did not happen (run ended: {not run.is_alive()}, {run.error!r})\n{text}")
@@ -161,9 +165,6 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
     try:
         text = run.wait_for(live_channels, "live channels over the serial line")
         first = int(STARTED.search(text).group(1))  # type: ignore[union-attr]
-        import os
-        import signal
-
         os.kill(first, signal.SIGKILL)
         code = run.wait()
         out = run.stdout

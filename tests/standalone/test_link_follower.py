@@ -239,12 +239,9 @@ def test_a_failed_reconnect_is_retried_and_reported_once() -> None:
     follower.close()
 
 
-def test_a_vanished_usb_board_is_waited_for_without_a_single_attempt_until_its_path_is_back(
-    tmp_path: Path,
-) -> None:
-    """GIVEN the check on a USB board WHEN its device vanishes THEN the follower says so once and
-    attempts nothing while it is gone; WHEN the same path exists again THEN it connects there."""
-    device = tmp_path / "ttyACM0"
+def unplugged_usb_board(device: Path, *, baudrate: int) -> tuple[Session, Clock, Ports, LinkFollower]:
+    """A follower on a USB board (serial number AP1) at ``device`` whose device has just vanished:
+    the path is gone, the port list empty and the link reads closed."""
     device.touch()
     ports = Ports()
     ports.board(device)
@@ -252,10 +249,20 @@ def test_a_vanished_usb_board_is_waited_for_without_a_single_attempt_until_its_p
     clock = Clock()
     watch = RestartWatch(session.flight_controller, str(device), list_ports=ports)
     watch.connected()
-    follower = LinkFollower(session, watch, baudrate=57600, timeout=5.0, clock=clock)
+    follower = LinkFollower(session, watch, baudrate=baudrate, timeout=5.0, clock=clock)
     device.unlink()
     ports.listed = []
     session.flight_controller.link_closed = True
+    return session, clock, ports, follower
+
+
+def test_a_vanished_usb_board_is_waited_for_without_a_single_attempt_until_its_path_is_back(
+    tmp_path: Path,
+) -> None:
+    """GIVEN the check on a USB board WHEN its device vanishes THEN the follower says so once and
+    attempts nothing while it is gone; WHEN the same path exists again THEN it connects there."""
+    device = tmp_path / "ttyACM0"
+    session, clock, _ports, follower = unplugged_usb_board(device, baudrate=57600)
     assert follower.poll() == [USB_CLOSED]
     for _ in range(20):
         clock.now += DEVICE_POLL_S
@@ -276,18 +283,8 @@ def test_a_usb_board_that_comes_back_under_another_name_is_followed_there(tmp_pa
     """GIVEN the check on ttyACM0, a board with serial number AP1 WHEN it comes back as ttyACM1
     (Linux gives a new name while the old one is still held) THEN the follower connects to ttyACM1
     and follows that from then on."""
-    old, new = tmp_path / "ttyACM0", tmp_path / "ttyACM1"
-    old.touch()
-    ports = Ports()
-    ports.board(old)
-    session = Session([""])
-    clock = Clock()
-    watch = RestartWatch(session.flight_controller, str(old), list_ports=ports)
-    watch.connected()
-    follower = LinkFollower(session, watch, baudrate=115200, timeout=5.0, clock=clock)
-    old.unlink()
-    ports.listed = []
-    session.flight_controller.link_closed = True
+    new = tmp_path / "ttyACM1"
+    session, clock, ports, follower = unplugged_usb_board(tmp_path / "ttyACM0", baudrate=115200)
     assert follower.poll() == [USB_CLOSED]
     new.touch()
     ports.board(new, serial_number="AP2")  # another board is no substitute

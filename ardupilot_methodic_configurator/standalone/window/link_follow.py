@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ... import _
-from ..link_follower import DEVICE_POLL_S, LinkLoss, RestartWatch
+from ..link_follower import DeviceWait, LinkLoss, RestartWatch
 from ..session import CheckSession
 from .connection_bar import ConnectionState
 
@@ -75,9 +75,9 @@ class WindowLinkFollower:
         self._retry_s = retry_s
         self._clock = clock
         self._pending = False
-        self._waiting_for_device = False
+        self._device_wait = DeviceWait(clock)
+        # The status line when the wait began: another one means the person took over.
         self._waiting_status = ""
-        self._next_look = 0.0
         self._target = ""
         self._failed_status: str | None = None
         self._retry_at = 0.0
@@ -85,7 +85,7 @@ class WindowLinkFollower:
 
     @property
     def reconnecting(self) -> bool:
-        return self._pending or self._waiting_for_device
+        return self._pending or self._device_wait.waiting
 
     @property
     def device(self) -> str:
@@ -97,7 +97,7 @@ class WindowLinkFollower:
         if window.closed or window.is_connecting:
             return
         link = window.session.flight_controller
-        if self._waiting_for_device:
+        if self._device_wait.waiting:
             self._look_for_device()
             return
         if self._pending:
@@ -122,25 +122,22 @@ class WindowLinkFollower:
         self._reason = loss.text
         self._window.link_lost(loss.text)
         if loss.wait_for_device:
-            self._waiting_for_device = True
-            self._waiting_status = self._window.connection_bar.status_text
-            self._next_look = self._clock() + DEVICE_POLL_S
+            self._wait_for_device()
             return
         self._pending = True
         self._start_attempt(self._device)
 
+    def _wait_for_device(self) -> None:
+        self._waiting_status = self._window.connection_bar.status_text
+        self._device_wait.start()
+
     def _look_for_device(self) -> None:
         if self._window.connection_bar.status_text != self._waiting_status:
-            self._waiting_for_device = False  # the person connected elsewhere meanwhile
+            self._device_wait.stop()  # the person connected elsewhere meanwhile
             return
-        now = self._clock()
-        if now < self._next_look:
-            return
-        self._next_look = now + DEVICE_POLL_S
-        device = self._watch.returned_device()
+        device = self._device_wait.look(self._watch.returned_device)
         if device is None:
             return
-        self._waiting_for_device = False
         self._pending = True
         self._reason = _("The flight controller is back on {device}.").format(device=device)
         self._start_attempt(device)
@@ -177,7 +174,6 @@ class WindowLinkFollower:
         if self._clock() >= self._retry_at:
             if self._watch.serial and self._watch.returned_device() is None:
                 self._pending = False  # gone again: wait for it as before
-                self._waiting_for_device = True
-                self._waiting_status = bar.status_text
+                self._wait_for_device()
                 return
             self._start_attempt(self._target)
