@@ -356,7 +356,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
     from .demo.sitl_rc_input import FailsafeMode  # noqa: PLC0415
+    from .demo.transmitter import StickLayout  # noqa: PLC0415
     from .sitl.config import SitlConfig, SitlLink  # noqa: PLC0415
+    from .standalone.options import transmitter_layout  # noqa: PLC0415
 
     if args.sitl is None:
         return None
@@ -367,6 +369,7 @@ def _sitl_config(args: argparse.Namespace) -> SitlConfig | None:
         failsafe_mode=FailsafeMode(args.failsafe_mode),
         link=SitlLink(args.sitl_link),
         baudrate=args.baudrate,
+        sticks=transmitter_layout(args) or StickLayout(),
     )
 
 

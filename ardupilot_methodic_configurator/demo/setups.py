@@ -33,7 +33,7 @@ from .parameters import (
     ParameterSpec,
     ParamKind,
 )
-from .transmitter import PWM_MID, Transmitter
+from .transmitter import PWM_MID, StickLayout, Transmitter
 from .vehicle_rules import RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL, RcInput
 
 PLANE_UNHEALTHY_AFTER_S = 0.2
@@ -80,6 +80,8 @@ class DemoSetup:
     receiver_protocol: str = "SBUS"
     # The receiver's RSSI keeps its last value when the transmitter is gone (some CRSF set-ups).
     rssi_held: bool = False
+    # The transmitter's model: its channel order and the sticks it reverses.
+    sticks: StickLayout = field(default_factory=StickLayout)
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,18 @@ SETUPS: dict[str, DemoSetup] = {
             {"RC_PROTOCOLS": 512, "{mode_channel}": 5, "RC_OPTIONS": 32},
             receiver_protocol="CRSF",
         ),
+        DemoSetup(
+            "reversed-pitch",
+            "the transmitter reverses pitch: pushed forward, CH2 goes up",
+            {"RC_PROTOCOLS": 8},
+            sticks=StickLayout(reversed=frozenset({"pitch"})),
+        ),
+        DemoSetup(
+            "swapped-roll-pitch",
+            "the transmitter sends pitch on CH1 and roll on CH2 (channel order EATR)",
+            {"RC_PROTOCOLS": 8},
+            sticks=StickLayout(order="EATR"),
+        ),
         DemoSetup("failsafe-disabled", "RC failsafe switched off: the vehicle never reacts", {"{enable}": 0}),
         DemoSetup(
             "receiver-hold",
@@ -235,6 +249,8 @@ class DemoChoice:
 
     vehicle: DemoVehicle = DemoVehicle.COPTER
     setup: str = DEFAULT_SETUP
+    # The command line's channel order and reversed sticks, instead of the set-up's.
+    sticks: StickLayout | None = None
 
     @property
     def profile(self) -> VehicleProfile:
@@ -276,7 +292,8 @@ class DemoChoice:
 
     def transmitter(self, *, on: bool = True) -> FailsafeReceiver:
         setup = self.demo_setup
-        return FailsafeReceiver(setup.receiver_failsafe, setup.custom_throttle_us, on=on)
+        layout = self.sticks if self.sticks is not None else setup.sticks
+        return FailsafeReceiver(setup.receiver_failsafe, setup.custom_throttle_us, on=on, layout=layout)
 
 
 class FailsafeReceiver(Transmitter):
@@ -287,8 +304,15 @@ class FailsafeReceiver(Transmitter):
     throttle, as ArduPilot SITL's ``SIM_RC_FAIL=2`` does.
     """
 
-    def __init__(self, failsafe: ReceiverFailsafe, custom_throttle_us: int, *, on: bool = True) -> None:
-        super().__init__(on=on)
+    def __init__(
+        self,
+        failsafe: ReceiverFailsafe,
+        custom_throttle_us: int,
+        *,
+        on: bool = True,
+        layout: StickLayout | None = None,
+    ) -> None:
+        super().__init__(on=on, layout=layout)
         self._failsafe = failsafe
         self._custom_throttle_us = custom_throttle_us
         self._last: tuple[int, ...] | None = None

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..net.services import ThreadedService, bind_udp
-from .transmitter import DEFAULT_STICKS, StickSweep, Transmitter
+from .transmitter import DEFAULT_STICKS, StickLayout, StickSweep, Transmitter
 
 RC_INPUT_BASE_PORT = 5501
 RC_SEND_RATE_HZ = 50.0
@@ -84,8 +84,9 @@ class FailsafeTransmitter(Transmitter):
         on: bool = True,
         sticks: tuple[StickSweep, ...] = DEFAULT_STICKS,
         vehicle_ready: Callable[[], bool] | None = None,
+        layout: StickLayout | None = None,
     ) -> None:
-        super().__init__(channel_count, on=on, sticks=sticks)
+        super().__init__(channel_count, on=on, sticks=sticks, layout=layout)
         self._mode = mode
         self._vehicle_ready = vehicle_ready
         self._settings_lock = threading.Lock()

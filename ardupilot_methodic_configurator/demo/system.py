@@ -134,6 +134,11 @@ class DemoSystem(StartStop):
         """Switch the simulated transmitter; safe from any thread (e.g. a Tk button callback)."""
         self._transmitter.set_on(on)
 
+    @property
+    def transmitter(self) -> Transmitter:
+        """The simulated transmitter, whose sticks the check's stick step may hold."""
+        return self._transmitter
+
     def start(self) -> None:
         if self._started:
             return

@@ -4,19 +4,71 @@
 
 Channel values are computed from the time the physics back end is simulating, never from a
 wall clock, so the same frame always yields the same sticks and tests are deterministic.  The
-only mutable state is the on/off switch, guarded by a lock because a UI thread flips it while
-the back end thread reads it.
+only mutable state is the on/off switch and the stick held for the check's stick step, guarded by
+a lock because a UI thread sets them while the back end thread reads them.
+
+Like a real transmitter's model memory, a `StickLayout` says which channel each stick goes out on
+(the channel order, "AETR" by default: aileron, elevator, throttle, rudder on CH1-CH4) and which
+sticks it reverses.  Set up right, it follows ArduPilot's convention: roll right, throttle up and
+yaw right raise the PWM, pitch forward lowers it.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PWM_MIN = 1000
 PWM_MAX = 2000
 PWM_MID = 1500
+# The four sticks, by the RCMAP_* name of each, and the letter a channel order gives each.
+STICK_AXES = ("roll", "pitch", "throttle", "yaw")
+_ORDER_LETTERS = {"A": "roll", "E": "pitch", "T": "throttle", "R": "yaw"}
+# Each stick pushed the way the check's stick step asks (roll right, pitch forward, throttle up,
+# yaw right), on a transmitter set up the way ArduPilot expects.
+_PUSHED_PWM = {"roll": PWM_MAX, "pitch": PWM_MIN, "throttle": PWM_MAX, "yaw": PWM_MAX}
+
+
+@dataclass(frozen=True)
+class StickLayout:
+    """Which channel each stick goes out on (``order``, e.g. "AETR" or "TAER") and which are reversed."""
+
+    order: str = "AETR"
+    reversed: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        if sorted(self.order.upper()) != sorted(_ORDER_LETTERS):
+            raise ValueError(f"a channel order names A, E, T and R once each, got {self.order!r}")
+        unknown = set(self.reversed) - set(STICK_AXES)
+        if unknown:
+            raise ValueError(f"unknown stick {sorted(unknown)[0]!r}; the sticks are {', '.join(STICK_AXES)}")
+
+    def index(self, axis: str) -> int:
+        """The 0-based channel ``axis`` goes out on."""
+        return [_ORDER_LETTERS[letter] for letter in self.order.upper()].index(axis)
+
+    def output(self, axis: str, pwm: int) -> int:
+        """What the transmitter sends for a stick at ``pwm`` as set up right: mirrored if reversed."""
+        return 2 * PWM_MID - pwm if axis in self.reversed else pwm
+
+
+# A pilot script rests every stick this long, then pushes the next one for the other time.
+SCRIPT_REST_S = 1.0
+SCRIPT_PUSH_S = 1.2
+
+
+@dataclass(frozen=True)
+class _Script:
+    axes: tuple[str, ...]
+    throttle_centres: bool
+
+
+@dataclass(frozen=True)
+class _Hold:
+    axis: str | None
+    pushed: bool
+    throttle_centres: bool
 
 
 @dataclass(frozen=True)
@@ -59,6 +111,7 @@ class Transmitter:
         on: bool = True,
         switch_period_s: float = 4.0,
         sticks: tuple[StickSweep, ...] = DEFAULT_STICKS,
+        layout: StickLayout | None = None,
     ) -> None:
         if not 5 <= channel_count <= 12:
             raise ValueError(f"channel_count must be 5..12 (SITL JSON has rc_1..rc_12), got {channel_count}")
@@ -67,8 +120,38 @@ class Transmitter:
         self._channel_count = channel_count
         self._switch_period_s = switch_period_s
         self._sticks = sticks
+        self._layout = layout if layout is not None else StickLayout()
         self._lock = threading.Lock()
         self._on = on
+        self._hold: _Hold | None = None
+        self._script: _Script | None = None
+
+    @property
+    def layout(self) -> StickLayout:
+        return self._layout
+
+    def hold_sticks(self, axis: str | None, *, pushed: bool = False, throttle_centres: bool = False) -> None:
+        """Rest every stick (centred, the throttle down or, for a rover, centred), ``axis`` pushed
+        the stick step's way once ``pushed``; the switch stays put.  `release_sticks` ends it."""
+        if axis is not None and axis not in STICK_AXES:
+            raise ValueError(f"unknown stick {axis!r}; the sticks are {', '.join(STICK_AXES)}")
+        with self._lock:
+            self._hold = _Hold(axis, pushed, throttle_centres)
+
+    def release_sticks(self) -> None:
+        """Back to the sweeps (or the pilot script)."""
+        with self._lock:
+            self._hold = None
+
+    def play_script(self, axes: tuple[str, ...], *, throttle_centres: bool = False) -> None:
+        """Instead of the sweeps, a pilot who pushes one stick after the other, the way a receiver
+        check's stick step asks for them in ``axes``: every stick at rest for ``SCRIPT_REST_S``,
+        then the next one pushed for ``SCRIPT_PUSH_S``, over and over; the switch stays put."""
+        unknown = set(axes) - set(STICK_AXES)
+        if unknown:
+            raise ValueError(f"unknown stick {sorted(unknown)[0]!r}; the sticks are {', '.join(STICK_AXES)}")
+        with self._lock:
+            self._script = _Script(tuple(axes), throttle_centres) if axes else None
 
     @property
     def channel_count(self) -> int:
@@ -90,9 +173,32 @@ class Transmitter:
 
     def sticks_at(self, t: float) -> tuple[int, ...]:
         """The stick positions at time ``t`` regardless of the on/off switch."""
-        values = [stick.pwm(t) for stick in self._sticks[:4]]
-        values.extend(PWM_MID for _ in range(4 - len(values)))
-        # The switch holds each position for half a period, starting low.
-        values.append(SWITCH_HIGH if math.floor(2.0 * t / self._switch_period_s) % 2 else SWITCH_LOW)
+        with self._lock:
+            hold, script = self._hold, self._script
+        if hold is None and script is not None:
+            hold = _scripted_hold(script, t)
+        if hold is None:
+            sweeps = [stick.pwm(t) for stick in self._sticks[:4]]
+            positions = dict(zip(STICK_AXES, sweeps + [PWM_MID] * (4 - len(sweeps)), strict=True))
+            # The switch holds each position for half a period, starting low.
+            switch = SWITCH_HIGH if math.floor(2.0 * t / self._switch_period_s) % 2 else SWITCH_LOW
+        else:
+            positions = dict.fromkeys(STICK_AXES, PWM_MID)
+            if not hold.throttle_centres:
+                positions["throttle"] = PWM_MIN
+            if hold.axis is not None and hold.pushed:
+                positions[hold.axis] = _PUSHED_PWM[hold.axis]
+            switch = SWITCH_LOW
+        values = [PWM_MID] * 4
+        for axis, pwm in positions.items():
+            values[self._layout.index(axis)] = self._layout.output(axis, pwm)
+        values.append(switch)
         values.extend(PWM_MID for _ in range(self._channel_count - len(values)))
         return tuple(values)
+
+
+def _scripted_hold(script: _Script, t: float) -> _Hold:
+    """Where the pilot script has the sticks at time ``t``."""
+    turn = SCRIPT_REST_S + SCRIPT_PUSH_S
+    index, within = divmod(t % (turn * len(script.axes)), turn)
+    return _Hold(script.axes[int(index)], within >= SCRIPT_REST_S, script.throttle_centres)

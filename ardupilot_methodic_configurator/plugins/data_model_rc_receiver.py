@@ -38,7 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import _
-from .rc_receiver_check import ReceiverCheckTracker, TransmitterSwitch
+from .rc_receiver_check import ReceiverCheckTracker, StickMover, TransmitterSwitch
 from .rc_receiver_requests import CommandManager, StreamRequests
 from .rc_receiver_snapshot import (
     STALE_AFTER_S,
@@ -268,6 +268,16 @@ class RCReceiverDataModel:
     def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
         """Let the guide switch a program-owned transmitter itself; ``None`` asks a person instead."""
         self._check.set_transmitter_switch(switch)
+        self._state = self._safe_build_state()
+
+    def set_stick_mover(self, mover: StickMover | None) -> None:
+        """Let the stick step move a program-owned transmitter's sticks; ``None`` asks a person."""
+        self._check.set_stick_mover(mover)
+        self._state = self._safe_build_state()
+
+    def skip_stick(self) -> None:
+        """The user passes over the stick the stick step asks for now: it is named as not checked."""
+        self._check.skip_stick(self._now())
         self._state = self._safe_build_state()
 
     def poll(self) -> RCReceiverState:

@@ -109,6 +109,8 @@ class RCReceiverModelLike(Protocol):
 
     def confirm_transmitter(self, on: bool) -> object: ...
 
+    def skip_stick(self) -> object: ...
+
 
 class RCReceiverView(ttk.Frame):
     """Channel bars, RSSI, receiver lamps, stream rates, notices and guidance for the receiver check."""
@@ -159,6 +161,7 @@ class RCReceiverView(ttk.Frame):
             on_off=lambda: self._confirm_transmitter(False),
             on_on=lambda: self._confirm_transmitter(True),
             on_save=self._on_save_report,
+            on_skip=self._skip_stick,
         )
         self.guide.frame.grid(row=3, column=0, padx=8, pady=4, sticky=tk.EW)
 
@@ -266,6 +269,10 @@ class RCReceiverView(ttk.Frame):
 
     def _poll_and_render(self) -> None:
         self.render(self._model.poll())
+
+    def _skip_stick(self) -> None:
+        if self._guard(self._model.skip_stick):
+            self._guard(lambda: self.render(self._model.state))
 
     def _confirm_transmitter(self, on: bool) -> None:
         if self._guard(lambda: self._model.confirm_transmitter(on)):

@@ -27,9 +27,11 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .rc_receiver_evidence import (
+    FLIGHT_MODE_ROLE,
     ChannelSpans,
     FailsafeWitness,
     RadioTimeline,
@@ -41,6 +43,7 @@ from .rc_receiver_firmware import (
     MAX_RC_CHANNEL,
     ROLE_PARAMETERS,
     VehicleFamily,
+    centring,
     family_from_mav_type,
     family_from_name,
     family_parameters,
@@ -58,9 +61,24 @@ from .rc_receiver_snapshot import (
     RCReceiverState,
     ReceiverCheck,
 )
+from .rc_receiver_sticks import judge_sticks, stick_axes
 from .rc_receiver_telemetry import readable_text, sys_status_failsafe
 
 TransmitterSwitch = Callable[[bool], object]
+
+
+@dataclass(frozen=True)
+class StickHold:
+    """What the stick step asks of a program-owned transmitter: rest every stick but ``axis``
+    ("roll", "pitch"...), pushed the way the step asks once ``pushed``; no axis: let go of them all.
+    ``throttle_centres``: the throttle rests at the centre (a rover's), not at the bottom."""
+
+    axis: str | None
+    pushed: bool = False
+    throttle_centres: bool = False
+
+
+StickMover = Callable[[StickHold], object]
 # A family's names with and without a throttle channel known, and a few more: plenty.
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
@@ -111,6 +129,8 @@ class ReceiverCheckTracker:
         self._failsafe = FailsafeStatus.UNKNOWN
         self._switch: TransmitterSwitch | None = None
         self._commanded: bool | None = None
+        self._mover: StickMover | None = None
+        self._commanded_stick: StickHold | None = None
         self._live_throttle_min: int | None = None
         self._was_counting = False
         self._known_on_of: tuple[object, bool] = (None, True)
@@ -157,6 +177,7 @@ class ReceiverCheckTracker:
         self._guide.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
         self._commanded = None
+        self._release_sticks()
         self._live_throttle_min = None
         self._was_counting = False
         self._previous_channels = None
@@ -171,6 +192,16 @@ class ReceiverCheckTracker:
         """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
         self._switch = switch
         self._commanded = None
+
+    def set_stick_mover(self, mover: StickMover | None) -> None:
+        """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
+        self._release_sticks()
+        self._mover = mover
+        self._commanded_stick = None
+
+    def skip_stick(self, now: float) -> None:
+        """The user passes over the stick the stick step asks for now."""
+        self._guide.skip_stick(now)
 
     def note_transmitter(self, on: bool, now: float, *, by_program: bool) -> None:
         self._guide.note_switch(on, now, by_program=by_program)
@@ -272,7 +303,34 @@ class ReceiverCheckTracker:
         target_system, target_component = target
         if may_send and target_system is not None:
             self._reader.send_due(master, target_system, target_component or 0, now)
+        self._drive_sticks()
         self._drive_transmitter(now)
+
+    def _drive_sticks(self) -> None:
+        if self._mover is None:
+            return
+        wanted = self._guide.wanted_stick()
+        if wanted is None:
+            self._release_sticks()
+            return
+        hold = StickHold(wanted[0], wanted[1], centring(self.family(), "throttle"))
+        if hold != self._commanded_stick:
+            self._commanded_stick = hold
+            self._move(hold)
+
+    def _release_sticks(self) -> None:
+        if self._commanded_stick is not None:
+            self._commanded_stick = None
+            self._move(StickHold(None))
+
+    def _move(self, hold: StickHold) -> None:
+        mover = self._mover
+        if mover is None:
+            return
+        try:
+            mover(hold)
+        except Exception:  # the sticks are the host's; their fault must not stop the poll
+            return
 
     def _drive_transmitter(self, now: float) -> None:
         switch = self._switch
@@ -423,6 +481,7 @@ class ReceiverCheckTracker:
             self._radio.version,
             self._witness.version,
             self._guide.version,
+            self._guide.sticks_version,
             self._link_events,
             state.has_live_telemetry,
             state.connected,
@@ -447,19 +506,29 @@ class ReceiverCheckTracker:
         channels = self._spans.evidence(roles)
         table = family_parameters(family)
         timeout = values.get(table.failsafe_timeout, table.default_failsafe_timeout_s) if table else 1.0
-        stick_pwm = {channel.number: channel.last_us for channel in channels if channel.is_stick}
+        pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
+        stick_pwm = {
+            number: pwm
+            for number, pwm in pwm_of.items()
+            if roles.get(number, FLIGHT_MODE_ROLE) != FLIGHT_MODE_ROLE
+        }
+        axes = stick_axes(family)
         guide = self._guide.update(
             GuideInputs(
                 now=state.now,
                 telemetry_live=state.has_live_telemetry,
-                sticks_moved=all(channel.moved for channel in channels if channel.is_stick),
                 transitions=state.failsafe_transitions,
                 failsafe_timeout_s=timeout,
                 automatic=self._switch is not None,
                 throttle_us=self._spans.last(throttle_channel(values)),
-                stick_pwm={number: pwm for number, pwm in stick_pwm.items() if pwm is not None},
+                stick_pwm=stick_pwm,
+                channel_pwm=pwm_of,
+                stick_axes=axes,
+                family=family,
+                program_sticks=self._mover is not None,
             )
         )
+        sticks = judge_sticks(family, values, self._guide.stick_observations)
         findings = self._findings(
             FindingInputs(
                 family=family,
@@ -476,6 +545,7 @@ class ReceiverCheckTracker:
                 throttle_at_failsafe_us=self._witness.throttle_at_failsafe_us,
                 rssi_before_failsafe=self._witness.rssi_before,
                 rssi_during_failsafe=self._witness.rssi_during_max,
+                sticks=sticks,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
@@ -496,9 +566,9 @@ class ReceiverCheckTracker:
                 parameters_complete=complete,
                 failsafe_timeout_s=timeout,
                 now=state.now,
+                sticks=sticks,
             )
         )
-        pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         return ReceiverCheck(
             family=family,
             system_id=target[0],
@@ -513,6 +583,7 @@ class ReceiverCheckTracker:
             flight_mode=flight_mode_reading(family, values, pwm_of),
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
+            sticks=sticks,
             transmitter_events=self._guide.events,
             link_events=self._link_events,
             guide=guide,

@@ -49,6 +49,12 @@ _ROVER_ROLES: dict[str, str] = {"RCMAP_ROLL": "steering", "RCMAP_THROTTLE": "thr
 FLIGHT_MODE_ROLE = "flight_mode"
 
 
+def stick_role(family: VehicleFamily, parameter: str) -> str:
+    """The role key of the stick ``parameter`` (``RCMAP_ROLL``...) names on ``family``."""
+    table = _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
+    return table.get(parameter, _ROLES[parameter])
+
+
 def channel_roles(family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
     """Channel number -> role for the sticks and the flight-mode channel of ``family``."""
     known = dict(values)

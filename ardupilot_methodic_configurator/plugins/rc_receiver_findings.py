@@ -35,7 +35,8 @@ from .rc_receiver_firmware import (
     protocol_enabled,
     throttle_channel,
 )
-from .rc_receiver_snapshot import Finding, Severity
+from .rc_receiver_snapshot import Finding, Severity, StickResult
+from .rc_receiver_sticks import stick_findings
 
 # Copter's PreArm "Check FS_THR_VALUE": at least 910 (a PPM encoder's loss-of-signal value is
 # 900) and at least 10 µs under the throttle minimum.
@@ -67,6 +68,8 @@ class FindingInputs:
     throttle_at_failsafe_us: int | None = None
     rssi_before_failsafe: int | None = None
     rssi_during_failsafe: int | None = None
+    # The stick step's results, judged with the values above.
+    sticks: tuple[StickResult, ...] = ()
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]
@@ -156,18 +159,32 @@ def _failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
             value,
         )
     low = inputs.live_throttle_min_us
-    if low is not None and low < value:
+    if low is not None and low <= value:
         yield Finding(
             "throttle_below_failsafe_pwm",
             Severity.WARNING,
             _(
-                "With the transmitter on, the throttle went down to {low} µs, below {name} = {value} µs: the "
-                "low stick alone triggers RC failsafe."
+                "With the transmitter on, the throttle went down to {low} µs, at or below {name} = "
+                "{value} µs: the flight controller is in RC failsafe with the throttle at idle."
             ).format(low=low, name=name, value=_number(value)),
             _(
                 "Raise the transmitter's throttle low end (or lower {name}) so that only signal loss "
                 "goes below it."
             ).format(name=name),
+            name,
+            value,
+        )
+    elif low is not None and low <= value + FAILSAFE_PWM_MARGIN:
+        yield Finding(
+            "throttle_low_end_no_margin",
+            Severity.WARNING,
+            _(
+                "The throttle's low end is {low} µs, less than {margin} µs above {name} = {value} µs: a "
+                "little drift at idle is enough for RC failsafe."
+            ).format(low=low, margin=FAILSAFE_PWM_MARGIN, name=name, value=_number(value)),
+            _("Lower {name}, or raise the transmitter's throttle low end, to leave a margin.").format(
+                name=name
+            ),
             name,
             value,
         )
@@ -519,7 +536,12 @@ def _unavailable(inputs: FindingInputs) -> Iterable[Finding]:
     )
 
 
+def _sticks(inputs: FindingInputs) -> Iterable[Finding]:
+    return stick_findings(inputs.family, inputs.sticks)
+
+
 RULES: tuple[Rule, ...] = (
+    _sticks,
     _failsafe_enable,
     _failsafe_pwm,
     _rc_options,

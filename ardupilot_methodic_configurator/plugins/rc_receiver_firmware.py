@@ -18,6 +18,7 @@ and pure functions: no message, socket or clock.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -184,6 +185,17 @@ def throttle_channel(values: dict[str, float]) -> int:
     return _channel_number(values.get("RCMAP_THROTTLE"), RCMAP_DEFAULTS["RCMAP_THROTTLE"])
 
 
+def centring(family: VehicleFamily, axis: str) -> bool:
+    """Whether the stick ``axis`` springs back to the centre: all but a copter's or plane's throttle
+    (a rover's throttle centres: it drives backwards below the centre)."""
+    return axis != "throttle" or family is VehicleFamily.ROVER
+
+
+def stick_channel(parameter: str, values: Mapping[str, float]) -> int:
+    """The input channel ``RCMAP_*`` ``parameter`` names (its default when unknown or out of range)."""
+    return _channel_number(values.get(parameter), RCMAP_DEFAULTS[parameter])
+
+
 def _channel_number(value: float | None, default: int) -> int:
     if value is None or value != int(value) or not 1 <= int(value) <= MAX_RC_CHANNEL:
         return default
@@ -193,8 +205,9 @@ def _channel_number(value: float | None, default: int) -> int:
 def wanted_parameters(family: VehicleFamily, known: dict[str, float]) -> tuple[str, ...]:
     """Every parameter the check needs for ``family``, given what is already known.
 
-    The throttle channel's ``RCn_MIN`` joins once ``RCMAP_THROTTLE`` is known, because which
-    channel it is depends on that value.
+    The throttle channel's ``RCn_MIN`` joins once ``RCMAP_THROTTLE`` is known, and each stick
+    channel's ``RCn_REVERSED`` once its ``RCMAP_*`` is, because which channel it is depends on
+    that value.
     """
     names = list(COMMON_PARAMETERS)
     table = FAMILY_PARAMETERS.get(family)
@@ -204,6 +217,8 @@ def wanted_parameters(family: VehicleFamily, known: dict[str, float]) -> tuple[s
         names.extend(table.extra)
     if "RCMAP_THROTTLE" in known:
         names.append(f"RC{throttle_channel(known)}_MIN")
+    sticks = table.sticks if table is not None else tuple(RCMAP_DEFAULTS)
+    names.extend(f"RC{stick_channel(name, known)}_REVERSED" for name in sticks if name in known)
     return tuple(dict.fromkeys(names))
 
 

@@ -2,20 +2,22 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The guided transmitter-off test: which step it is on, and the verdict it leads to.
 
-On real hardware only the user can switch the transmitter, so the check asks for each step ("Move
-each stick to both ends", "Switch the transmitter off now" -> *It is off*, "Switch it back on" ->
-*It is on*) and times the flight controller's reaction from the confirmation.  Where the program
-owns the transmitter (the demo, SITL) it switches it itself at the same steps and times the
-reaction from the switch.  The failsafe must come within the failsafe timeout plus
-``FAILSAFE_MARGIN_S``; a failsafe that came shortly before the user's confirmation (up to
-``LATE_CONFIRMATION_S``) still counts, since people switch first and click second.
+On real hardware only the user can move the sticks and switch the transmitter, so the check asks
+for each step (one stick at a time, see `rc_receiver_sticks`; "Switch the transmitter off now" ->
+*It is off*, "Switch it back on" -> *It is on*) and times the flight controller's reaction from
+the confirmation.  Where the program owns the transmitter (the demo, SITL) it moves its sticks and
+switches it itself at the same steps, and times the reaction from the switch.  The failsafe must
+come within the failsafe timeout plus ``FAILSAFE_MARGIN_S``; a failsafe that came shortly before
+the user's confirmation (up to ``LATE_CONFIRMATION_S``) still counts, since people switch first
+and click second.
 
-The verdict is a pure function of `VerdictInputs`.  PASSED needs the receiver seen, every stick the
-parameters name moved, RC failsafe and then recovery observed, no blocking finding and the
-parameters read.  FAILED says why, most telling reason first: a blocking finding, no failsafe after
-the transmitter went off (with its most likely cause), or a failsafe that never cleared.
-Everything else is INCOMPLETE with the one thing to do next.  Pure logic on the caller's clock;
-what it keeps is bounded.
+The verdict is a pure function of `VerdictInputs`.  PASSED needs the receiver seen, the stick step
+over (a reversed stick or one on the wrong channel is a blocking finding; a skipped one is named
+as not checked), RC failsafe and then recovery observed, no blocking finding and the parameters
+read.  FAILED says why, most telling reason first: a blocking finding, no failsafe after the
+transmitter went off (with its most likely cause), or a failsafe that never cleared.  Everything
+else is INCOMPLETE with the one thing to do next.  Pure logic on the caller's clock; what it keeps
+is bounded.
 """
 
 from __future__ import annotations
@@ -34,11 +36,13 @@ from .rc_receiver_snapshot import (
     GuideState,
     GuideStep,
     Severity,
+    StickResult,
     TransmitterEvent,
     Verdict,
     VerdictResult,
 )
-from .rc_receiver_wording import role_label, verdict_label
+from .rc_receiver_sticks import StickObservation, StickTest
+from .rc_receiver_wording import stick_instruction, stick_outcome_text, verdict_label
 
 FAILSAFE_MARGIN_S = 2.0
 LATE_CONFIRMATION_S = 5.0
@@ -56,12 +60,17 @@ class GuideInputs:
 
     now: float
     telemetry_live: bool
-    sticks_moved: bool
     transitions: tuple[tuple[FailsafeStatus, float], ...]
     failsafe_timeout_s: float
     automatic: bool
     throttle_us: int | None = None
     stick_pwm: Mapping[int, int] | None = None
+    # The latest PWM of every input channel, and the vehicle's sticks in the stick step's order.
+    channel_pwm: Mapping[int, int] | None = None
+    stick_axes: tuple[str, ...] = ()
+    family: VehicleFamily = VehicleFamily.UNKNOWN
+    # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
+    program_sticks: bool = False
 
 
 def first_failsafe_after(
@@ -95,6 +104,8 @@ class TransmitterGuide:
         self._blind_while_off = False
         self._concluded_no_failsafe = False
         self._state = GuideState()
+        self._sticks = StickTest()
+        self._axes: tuple[str, ...] = ()
         # Grows with every switch and restart: what `update` starts from changed.
         self.version = 0
 
@@ -104,9 +115,20 @@ class TransmitterGuide:
 
     @property
     def time_independent(self) -> bool:
-        """Whether `update` can no longer change as time passes alone: nothing was switched off
-        (no deadline runs), or the test is done."""
-        return self._off is None or self._state.step is GuideStep.DONE
+        """Whether `update` can no longer change as time passes alone: the test is done, or it
+        waits for nothing timed (no stick held or awaited, nothing switched off)."""
+        step = self._state.step
+        if step is GuideStep.DONE:
+            return True
+        return step is not GuideStep.MOVE_STICKS and self._off is None
+
+    @property
+    def stick_observations(self) -> Mapping[str, StickObservation]:
+        return self._sticks.observations()
+
+    @property
+    def sticks_version(self) -> int:
+        return self._sticks.version
 
     @property
     def state(self) -> GuideState:
@@ -121,6 +143,7 @@ class TransmitterGuide:
         self._off_range.clear()
         self._blind_while_off = False
         self._concluded_no_failsafe = False
+        self._sticks.restart()
         self._state = GuideState(automatic=self._state.automatic)
 
     def note_switch(self, on: bool, at: float, *, by_program: bool) -> None:
@@ -139,6 +162,18 @@ class TransmitterGuide:
             self._blind_while_off = False
             self._concluded_no_failsafe = False
 
+    def skip_stick(self, now: float) -> None:
+        """The user passes over the stick asked for now; the verdict says it was not checked."""
+        if self._state.step is GuideStep.MOVE_STICKS:
+            self._sticks.skip(self._axes, now)
+            self.version += 1
+
+    def wanted_stick(self) -> tuple[str, bool] | None:
+        """For the program that owns the transmitter: the stick to hold, and whether pushed yet."""
+        if self._state.step is not GuideStep.MOVE_STICKS:
+            return None
+        return self._sticks.wanted(self._axes)
+
     def wanted_transmitter(self) -> bool | None:
         """For the program that owns the transmitter: the position the current step asks for."""
         step = self._state.step
@@ -150,6 +185,19 @@ class TransmitterGuide:
 
     def update(self, inputs: GuideInputs) -> GuideState:
         off, on = self._off, self._on
+        self._axes = inputs.stick_axes
+        sticks = self._sticks
+        if off is None and not sticks.done(self._axes):
+            if inputs.telemetry_live:
+                sticks.update(
+                    inputs.now,
+                    self._axes,
+                    inputs.channel_pwm or {},
+                    by_program=inputs.program_sticks,
+                    family=inputs.family,
+                )
+            else:
+                sticks.pause()
         failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at)
         deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
         recovered_at = None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at)
@@ -177,6 +225,7 @@ class TransmitterGuide:
             inputs,
             off,
             on,
+            sticks_done=sticks.done(self._axes),
             failsafe_at=failsafe_at,
             recovered=recovered_at is not None,
             no_failsafe=no_failsafe,
@@ -195,6 +244,9 @@ class TransmitterGuide:
             channels_moving_while_off=any(
                 high - low >= STILL_MOVING_US for low, high in self._off_range.values()
             ),
+            stick=sticks.prompt(self._axes, by_program=inputs.program_sticks)
+            if step is GuideStep.MOVE_STICKS
+            else None,
         )
         return self._state
 
@@ -213,6 +265,7 @@ class TransmitterGuide:
         off: TransmitterEvent | None,
         on: TransmitterEvent | None,
         *,
+        sticks_done: bool,
         failsafe_at: float | None,
         recovered: bool,
         no_failsafe: bool,
@@ -227,7 +280,7 @@ class TransmitterGuide:
             return GuideStep.WAIT_FAILSAFE
         if not inputs.telemetry_live:
             return GuideStep.WAIT_TELEMETRY
-        if not inputs.sticks_moved:
+        if not sticks_done:
             return GuideStep.MOVE_STICKS
         return GuideStep.SWITCH_OFF
 
@@ -249,19 +302,13 @@ class VerdictInputs:
     parameters_complete: bool
     failsafe_timeout_s: float
     now: float
+    sticks: tuple[StickResult, ...] = ()
 
 
 def _verdict(
     result: VerdictResult, detail: str, latency: float | None, source: str | None
 ) -> Verdict:
     return Verdict(result, verdict_label(result), detail, latency, source)
-
-def _channel_names(channels: tuple[ChannelEvidence, ...]) -> str:
-    return ", ".join(
-        _("CH{number} ({role})").format(number=channel.number, role=role_label(channel.role))
-        for channel in channels
-    )
-
 
 def _latency(inputs: VerdictInputs) -> tuple[float | None, str | None]:
     guide = inputs.guide
@@ -327,7 +374,7 @@ def _failed(inputs: VerdictInputs) -> Verdict | None:
     return None
 
 
-def _next_step(inputs: VerdictInputs, sticks: tuple[ChannelEvidence, ...]) -> str | None:
+def _next_step(inputs: VerdictInputs) -> str | None:
     guide = inputs.guide
     if not inputs.connected:
         return _("Connect to the flight controller.")
@@ -338,11 +385,8 @@ def _next_step(inputs: VerdictInputs, sticks: tuple[ChannelEvidence, ...]) -> st
             "The flight controller has not seen the receiver: switch the transmitter on and check the "
             "wiring, the binding, RC_PROTOCOLS and the receiver port's SERIALn_PROTOCOL."
         )
-    still = tuple(channel for channel in sticks if not channel.moved)
-    if still:
-        return _("Move each stick to both ends: {channels} not moved yet.").format(
-            channels=_channel_names(still)
-        )
+    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
+        return stick_instruction(inputs.family, guide.stick)
     if not inputs.failsafe_observed:
         if guide.off_at is None:
             return _("Switch the transmitter off.")
@@ -362,18 +406,22 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
     failed = _failed(inputs)
     if failed is not None:
         return failed
-    sticks = tuple(channel for channel in inputs.channels if channel.is_stick)
     latency, source = _latency(inputs)
-    step = _next_step(inputs, sticks)
+    step = _next_step(inputs)
     if step is not None:
         return _verdict(VerdictResult.INCOMPLETE, step, latency, source)
     if latency is not None:
         detail = _(
-            "Receiver seen, sticks moved, RC failsafe {latency:.1f} s after the transmitter went off, and "
+            "Receiver seen, sticks checked, RC failsafe {latency:.1f} s after the transmitter went off, and "
             "cleared after it came back."
         ).format(latency=latency)
     else:
-        detail = _("Receiver seen, sticks moved, RC failsafe observed and cleared.")
+        detail = _("Receiver seen, sticks checked, RC failsafe observed and cleared.")
+    unchecked = [stick for stick in inputs.sticks if not stick.checked]
+    if unchecked:
+        detail += " " + _("Not checked: {sticks}.").format(
+            sticks=", ".join(stick_outcome_text(inputs.family, stick) for stick in unchecked)
+        )
     return _verdict(VerdictResult.PASSED, detail, latency, source)
 
 

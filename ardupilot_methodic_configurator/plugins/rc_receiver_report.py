@@ -25,7 +25,7 @@ from typing import Any
 from .. import _
 from .rc_receiver_snapshot import FailsafeStatus, RCReceiverState, VerdictResult
 from .rc_receiver_telemetry import readable_text
-from .rc_receiver_wording import role_label, verdict_label
+from .rc_receiver_wording import role_label, stick_outcome_label, stick_outcome_text, verdict_label
 
 SCHEMA_VERSION = 2
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
@@ -49,6 +49,11 @@ def _relative(state: RCReceiverState, at: float | None) -> float | None:
 def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
     check = state.check
     events: list[tuple[float, dict[str, Any]]] = []
+    # First, so that at the same instant a stick's answer precedes the switch it led to.
+    for stick in check.sticks:
+        if stick.at is not None:
+            text = stick_outcome_text(check.family, stick)
+            events.append((stick.at, {"kind": "stick", "text": text}))
     for event in check.transmitter_events:
         kind = "transmitter_on" if event.on else "transmitter_off"
         events.append((event.at, {"kind": kind, "by": "program" if event.by_program else "user"}))
@@ -144,6 +149,20 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             }
             for channel in check.channels
         ],
+        "sticks": [
+            {
+                "axis": stick.axis,
+                "role": stick.role,
+                "parameter": stick.parameter,
+                "channel": stick.channel,
+                "outcome": stick.outcome.value,
+                "moved_channel": stick.moved_channel,
+                "rest_us": stick.rest_us,
+                "end_us": stick.end_us,
+                "reversed_parameter": stick.reversed_parameter,
+            }
+            for stick in check.sticks
+        ],
         "flight_mode": None
         if check.flight_mode is None
         else {
@@ -192,6 +211,10 @@ def _cell(value: object) -> str:
     return _text(value)
 
 
+def _channel_cell(number: object) -> str:
+    return f"CH{number}" if isinstance(number, int) else "–"
+
+
 def build_markdown(report: dict[str, Any]) -> str:
     """The Markdown report for people, from the JSON report (so both always say the same)."""
     verdict = report["verdict"]
@@ -233,6 +256,20 @@ def build_markdown(report: dict[str, Any]) -> str:
             lines.append(f"- **{finding['severity']}** {message} {action}")
     else:
         lines.append(_("No findings."))
+    if report["sticks"]:
+        lines += ["", "## " + _("Sticks"), ""]
+        headers = (_("stick"), _("expected channel"), _("moved channel"), _("from"), _("to"), _("result"))
+        lines += ["| " + " | ".join(headers) + " |", "|---|---|---|---|---|---|"]
+        for stick in report["sticks"]:
+            cells = (
+                role_label(stick["role"]),
+                f"CH{stick['channel']} ({stick['parameter']})",
+                _channel_cell(stick["moved_channel"]),
+                _cell(stick["rest_us"]),
+                _cell(stick["end_us"]),
+                stick_outcome_label(stick["outcome"]),
+            )
+            lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## " + _("Channels"), ""]
     lines += [
         "| " + " | ".join((_("channel"), _("role"), _("lowest"), _("highest"), _("moved"))) + " |",

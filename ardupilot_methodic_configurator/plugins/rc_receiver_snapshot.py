@@ -116,6 +116,54 @@ class GuideStep(Enum):
     DONE = "done"
 
 
+class StickOutcome(Enum):
+    """What the stick step found for one stick."""
+
+    PENDING = "pending"  # not asked yet, or asked and not answered
+    CORRECT = "correct"
+    REVERSED = "reversed"
+    WRONG_CHANNEL = "wrong_channel"
+    NO_MOVEMENT = "no_movement"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class StickPrompt:
+    """The stick the stick step asks for now: ``axis`` is the RCMAP_* stick ("roll", "pitch"...)."""
+
+    axis: str
+    number: int  # 1-based position in the step
+    count: int
+    # The program moves its own transmitter's sticks: it rests them all, then pushes this one.
+    by_program: bool = False
+    pushed: bool = True
+
+
+@dataclass(frozen=True)
+class StickResult:
+    """One stick of the stick step: the channel it should move, the one that moved, and the verdict.
+
+    ``rest_us`` and ``end_us`` are the moved channel's value before the push and the end it
+    reached; ``reversed_parameter`` is that channel's ``RCn_REVERSED`` where known.
+    """
+
+    axis: str
+    role: str
+    parameter: str  # RCMAP_ROLL...
+    channel: int
+    outcome: StickOutcome = StickOutcome.PENDING
+    moved_channel: int | None = None
+    rest_us: int | None = None
+    end_us: int | None = None
+    reversed_parameter: float | None = None
+    # When the step moved on from this stick (answered, skipped or timed out).
+    at: float | None = None
+
+    @property
+    def checked(self) -> bool:
+        return self.outcome in (StickOutcome.CORRECT, StickOutcome.REVERSED, StickOutcome.WRONG_CHANNEL)
+
+
 @dataclass(frozen=True)
 class TransmitterEvent:
     """The transmitter went off or on: switched by this program, or confirmed by the user."""
@@ -140,6 +188,8 @@ class GuideState:
     # Throttle PWM the receiver kept sending while the transmitter was off and no failsafe came.
     throttle_while_off_us: int | None = None
     channels_moving_while_off: bool = False
+    # During MOVE_STICKS: the stick asked for now.
+    stick: StickPrompt | None = None
 
 
 class VerdictResult(Enum):
@@ -178,6 +228,8 @@ class ReceiverCheck:
     flight_mode: FlightModeReading | None = None
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None
+    # The stick step, one entry per stick of the vehicle, in the order it asks for them.
+    sticks: tuple[StickResult, ...] = ()
     transmitter_events: tuple[TransmitterEvent, ...] = ()
     link_events: tuple[LinkEvent, ...] = ()
     guide: GuideState = GuideState()

@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The receiver view's widgets: lamps and bars, the guided test's banner, guide, roles and lists, and
-the Tk plumbing every view of this program shares (a tick timer, scrolling).
+"""The receiver view's widgets: lamps and bars, the guided test's banner, guide (with the stick step's
+picture), roles and lists, and the Tk plumbing every view of this program shares (a tick timer,
+scrolling).
 
 Each visual pairs colour with text, so no state is told by colour alone.  The guided test's parts
 are built once and then only updated through the view's cached setter, so an unchanged value
@@ -23,10 +24,12 @@ from collections.abc import Callable, Sequence
 from tkinter import ttk
 
 from .. import _
+from .rc_receiver_firmware import centring
 from .rc_receiver_snapshot import (
     GuideStep,
     ReceiverCheck,
     Severity,
+    StickPrompt,
     Verdict,
     VerdictResult,
 )
@@ -37,6 +40,7 @@ from .rc_receiver_wording import (
     flight_mode_text,
     guide_instruction,
     message_text,
+    sticks_text,
 )
 
 
@@ -330,8 +334,80 @@ class VerdictBanner:
         setter(self.detail, "text", verdict.detail)
 
 
+# ---- the stick step's picture: a mode 2 transmitter (throttle and yaw on the left stick, pitch and
+# roll on the right; a rover steers with roll), the stick asked for pushed, with an arrow; redrawn
+# only when the stick asked for changes.
+
+GIMBAL_PX = 56
+_GAP_PX = 22
+_PAD_PX = 6
+_DOT_PX = 7
+WIDTH_PX = 2 * GIMBAL_PX + _GAP_PX + 2 * _PAD_PX
+HEIGHT_PX = GIMBAL_PX + 2 * _PAD_PX
+_OUTLINE = "#7f7f7f"
+PUSHED_COLOUR = "#1f6fbf"
+_RESTING = "#404040"
+# Which gimbal (0 left, 1 right) carries each axis, and where "pushed the stick step's way" puts
+# the stick on the picture, as (x, y) in half gimbals from the centre; None keeps that coordinate.
+_GIMBAL = {"throttle": 0, "yaw": 0, "pitch": 1, "roll": 1}
+_PUSH: dict[str, tuple[float | None, float | None]] = {
+    "roll": (1.0, None),
+    "pitch": (None, -1.0),
+    "throttle": (None, -1.0),
+    "yaw": (1.0, None),
+}
+
+
+class StickPicture:
+    """A small canvas showing which stick to push and where to."""
+
+    def __init__(self, parent: tk.Misc) -> None:
+        self.canvas = tk.Canvas(parent, width=WIDTH_PX, height=HEIGHT_PX, highlightthickness=0, borderwidth=0)
+        match_theme_background(self.canvas)
+        self._shown: tuple[StickPrompt | None, bool] | None = None
+
+    def render(self, prompt: StickPrompt | None, *, throttle_centres: bool = False) -> None:
+        key = (prompt, throttle_centres)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.canvas.delete("all")
+        for gimbal in (0, 1):
+            # A throttle that does not centre rests at the bottom of the left stick.
+            rest = (0.0, 1.0 if gimbal == 0 and not throttle_centres else 0.0)
+            end = rest
+            pushed = prompt is not None and prompt.pushed and _GIMBAL.get(prompt.axis) == gimbal
+            if pushed and prompt is not None:
+                push_x, push_y = _PUSH[prompt.axis]
+                end = (rest[0] if push_x is None else push_x, rest[1] if push_y is None else push_y)
+            self._draw_gimbal(gimbal, rest, end, pushed)
+
+    def _draw_gimbal(
+        self, gimbal: int, rest: tuple[float, float], end: tuple[float, float], pushed: bool
+    ) -> None:
+        canvas = self.canvas
+        left = _PAD_PX + gimbal * (GIMBAL_PX + _GAP_PX)
+        canvas.create_rectangle(left, _PAD_PX, left + GIMBAL_PX, _PAD_PX + GIMBAL_PX, outline=_OUTLINE)
+        centre_x, centre_y = left + GIMBAL_PX / 2, _PAD_PX + GIMBAL_PX / 2
+        half = GIMBAL_PX / 2 - _DOT_PX
+
+        def point(position: tuple[float, float]) -> tuple[float, float]:
+            return centre_x + position[0] * half, centre_y + position[1] * half
+
+        x, y = point(end)
+        if pushed:
+            canvas.create_line(*point(rest), x, y, fill=PUSHED_COLOUR, width=2, arrow=tk.LAST)
+        colour = PUSHED_COLOUR if pushed else _RESTING
+        canvas.create_oval(x - _DOT_PX, y - _DOT_PX, x + _DOT_PX, y + _DOT_PX, fill=colour, outline="")
+
+
+def _nothing() -> None:
+    return None
+
+
 class GuidePanel:
-    """The current step and the user's confirmations: "It is off" and "It is on"."""
+    """The current step, its stick picture and the user's answers: "It is off", "It is on" and
+    "Skip this stick"; below, what the stick step found so far."""
 
     def __init__(
         self,
@@ -340,26 +416,38 @@ class GuidePanel:
         on_off: Callable[[], None],
         on_on: Callable[[], None],
         on_save: Callable[[], None],
+        on_skip: Callable[[], None] | None = None,
     ) -> None:
         self.frame = ttk.LabelFrame(parent, text=_("Guided transmitter test"))
         self.instruction = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
-        self.instruction.grid(row=0, column=0, columnspan=3, padx=6, pady=(6, 4), sticky=tk.W)
+        self.instruction.grid(row=0, column=0, columnspan=4, padx=6, pady=(6, 4), sticky=tk.W)
+        self.picture = StickPicture(self.frame)
+        self.picture.canvas.grid(row=0, column=4, rowspan=3, padx=6, pady=6, sticky=tk.NE)
         self.off_button = ttk.Button(self.frame, text=_("It is off"), command=on_off)
         self.on_button = ttk.Button(self.frame, text=_("It is on"), command=on_on)
+        self.skip_button = ttk.Button(self.frame, text=_("Skip this stick"), command=on_skip or _nothing)
         self.save_button = ttk.Button(self.frame, text=_("Save report…"), command=on_save)
         self.off_button.grid(row=1, column=0, padx=6, pady=(0, 6), sticky=tk.W)
         self.on_button.grid(row=1, column=1, padx=6, pady=(0, 6), sticky=tk.W)
-        self.save_button.grid(row=1, column=2, padx=6, pady=(0, 6), sticky=tk.W)
+        self.skip_button.grid(row=1, column=2, padx=6, pady=(0, 6), sticky=tk.W)
+        self.save_button.grid(row=1, column=3, padx=6, pady=(0, 6), sticky=tk.W)
+        self.sticks = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
+        self.sticks.grid(row=2, column=0, columnspan=4, padx=6, pady=(0, 6), sticky=tk.W)
         self.saved = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
-        self.saved.grid(row=2, column=0, columnspan=3, padx=6, pady=(0, 6), sticky=tk.W)
+        self.saved.grid(row=3, column=0, columnspan=4, padx=6, pady=(0, 6), sticky=tk.W)
 
     def render(self, check: ReceiverCheck, setter: Setter) -> None:
         guide = check.guide
         setter(self.instruction, "text", guide_instruction(check))
         asks_off = not guide.automatic and guide.step in (GuideStep.MOVE_STICKS, GuideStep.SWITCH_OFF)
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
+        stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
+        asks_skip = stick is not None and not stick.by_program
         setter(self.off_button, "state", "normal" if asks_off else "disabled")
         setter(self.on_button, "state", "normal" if asks_on else "disabled")
+        setter(self.skip_button, "state", "normal" if asks_skip else "disabled")
+        self.picture.render(stick, throttle_centres=centring(check.family, "throttle"))
+        setter(self.sticks, "text", sticks_text(check))
 
     def show_saved(self, text: str, setter: Setter, *, error: bool = False) -> None:
         setter(self.saved, "text", text)

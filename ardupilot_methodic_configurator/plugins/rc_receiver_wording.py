@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import _
 from .rc_receiver_evidence import FLIGHT_MODE_ROLE
-from .rc_receiver_firmware import RC_OPTION_CRSF_LINK_QUALITY
+from .rc_receiver_firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
 from .rc_receiver_snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
@@ -25,6 +25,9 @@ from .rc_receiver_snapshot import (
     RCReceiverState,
     ReceiverCheck,
     Severity,
+    StickOutcome,
+    StickPrompt,
+    StickResult,
     VerdictResult,
 )
 
@@ -174,6 +177,95 @@ def role_label(role: str | None) -> str:
     return labels.get(role or "", "")
 
 
+def stick_name(family: VehicleFamily, axis: str) -> str:
+    """The stick as the vehicle's pilots call it ("pitch", a plane's "elevator (pitch)")."""
+    if family is VehicleFamily.ROVER:
+        names = {"roll": _("steering"), "throttle": _("throttle")}
+    elif family is VehicleFamily.PLANE:
+        names = {
+            "roll": _("aileron (roll)"),
+            "pitch": _("elevator (pitch)"),
+            "throttle": _("throttle"),
+            "yaw": _("rudder (yaw)"),
+        }
+    else:
+        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": _("throttle"), "yaw": _("yaw")}
+    return names.get(axis, axis)
+
+
+def stick_action(family: VehicleFamily, axis: str) -> str:
+    """Which way the stick step asks to push ``axis``: the way ArduPilot's convention names."""
+    if axis == "throttle":
+        return _("fully forward") if family is VehicleFamily.ROVER else _("fully up")
+    if axis == "pitch":
+        return _("fully forward (nose down)") if family is VehicleFamily.PLANE else _("fully forward")
+    return _("fully right")
+
+
+def stick_instruction(family: VehicleFamily, prompt: StickPrompt) -> str:
+    """The stick step's request for one stick ("Stick 2 of 4: push the pitch stick fully forward…")."""
+    name, action = stick_name(family, prompt.axis), stick_action(family, prompt.axis)
+    if prompt.by_program:
+        if not prompt.pushed:
+            return _(
+                "Stick {number} of {count}: the program centres its sticks before it moves the {stick} stick."
+            ).format(number=prompt.number, count=prompt.count, stick=name)
+        return _("Stick {number} of {count}: the program pushes its {stick} stick {action}.").format(
+            number=prompt.number, count=prompt.count, stick=name, action=action
+        )
+    if not centring(family, prompt.axis):
+        return _(
+            "Stick {number} of {count}: from the bottom, push the {stick} stick {action} and hold it there, "
+            "the other sticks centred."
+        ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+    return _(
+        "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other sticks "
+        "centred and the throttle down."
+    ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+
+
+def stick_outcome_label(outcome: str) -> str:
+    """A `StickOutcome` value as a word or two ("correct", "reversed"...); the value if unknown."""
+    labels = {
+        StickOutcome.PENDING.value: _("not checked"),
+        StickOutcome.CORRECT.value: _("correct"),
+        StickOutcome.REVERSED.value: _("reversed"),
+        StickOutcome.WRONG_CHANNEL.value: _("wrong channel"),
+        StickOutcome.NO_MOVEMENT.value: _("no channel moved"),
+        StickOutcome.SKIPPED.value: _("skipped"),
+    }
+    return labels.get(outcome, outcome)
+
+
+def stick_outcome_text(family: VehicleFamily, stick: StickResult) -> str:
+    """One stick's result in a few words, for the step's list and the reports."""
+    name = stick_name(family, stick.axis)
+    texts = {
+        StickOutcome.CORRECT: _("{stick}: correct, CH{moved} {rest} → {end} µs"),
+        StickOutcome.REVERSED: _("{stick}: REVERSED, CH{moved} {rest} → {end} µs"),
+        StickOutcome.WRONG_CHANNEL: _("{stick}: CH{moved} moved, but {parameter} = {channel}"),
+    }
+    if stick.outcome not in texts:
+        return _("{stick}: {outcome}").format(stick=name, outcome=stick_outcome_label(stick.outcome.value))
+    return texts[stick.outcome].format(
+        stick=name,
+        moved=stick.moved_channel,
+        rest=stick.rest_us,
+        end=stick.end_us,
+        parameter=stick.parameter,
+        channel=stick.channel,
+    )
+
+
+def sticks_text(check: ReceiverCheck) -> str:
+    """What the stick step found so far, one stick after the other; empty before it found anything."""
+    if all(stick.outcome is StickOutcome.PENDING for stick in check.sticks):
+        return ""
+    return _("Sticks: {sticks}").format(
+        sticks="; ".join(stick_outcome_text(check.family, stick) for stick in check.sticks)
+    )
+
+
 def verdict_label(result: VerdictResult) -> str:
     """The verdict as a person reads it, in the active language (the value itself is for machines)."""
     labels = {
@@ -190,9 +282,7 @@ def guide_instruction(check: ReceiverCheck) -> str:
     automatic = guide.automatic
     texts = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
-        GuideStep.MOVE_STICKS: _(
-            "Move each stick to both ends, and the flight-mode switch through its positions."
-        ),
+        GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
         GuideStep.SWITCH_OFF: _("The program switches its transmitter off now.")
         if automatic
         else _("Switch the transmitter off now, then press \u201cIt is off\u201d."),
@@ -205,6 +295,8 @@ def guide_instruction(check: ReceiverCheck) -> str:
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished. Press \u201cStart a new test\u201d to repeat it."),
     }
+    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
+        return stick_instruction(check.family, guide.stick)
     return texts[guide.step]
 
 

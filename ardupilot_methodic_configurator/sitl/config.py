@@ -12,11 +12,12 @@ from __future__ import annotations
 import enum
 import os
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import _
 from ..demo.sitl_rc_input import RC_INPUT_BASE_PORT, FailsafeMode
+from ..demo.transmitter import StickLayout
 from ..sim_bridge.protocols.sitl_servo_packet import SITL_JSON_BASE_PORT
 
 MAVLINK_BASE_PORT = 5760
@@ -98,6 +99,8 @@ class SitlConfig:
     restart_when_exited: bool = True
     link: SitlLink = SitlLink.TCP
     baudrate: int = 115200
+    # The simulated transmitter's channel order and reversed sticks.
+    sticks: StickLayout = field(default_factory=StickLayout)
 
     @property
     def ports(self) -> SitlPorts:

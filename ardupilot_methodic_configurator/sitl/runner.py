@@ -131,7 +131,9 @@ class SitlRunner:
         self.ports = config.ports
         self._clock = clock
         self.console = ConsoleLog(clock=clock)
-        self.transmitter = FailsafeTransmitter(config.failsafe_mode, vehicle_ready=self._booted)
+        self.transmitter = FailsafeTransmitter(
+            config.failsafe_mode, vehicle_ready=self._booted, layout=config.sticks
+        )
         self._json_keys = JsonKeysWatch()
         self._lock = threading.RLock()
         self._stop_event = threading.Event()

@@ -17,6 +17,7 @@ from typing import Final
 
 from .. import _
 from ..demo.setups import DEFAULT_SETUP, SETUPS, DemoChoice, DemoVehicle
+from ..demo.transmitter import STICK_AXES, StickLayout
 
 # The embedded simulated vehicle, in place of a pymavlink connection string.
 DEMO_DEVICE: Final = "demo"
@@ -64,7 +65,47 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
             "demo: its receiver parameters and receiver failsafe, to show each finding (default {default})"
         ).format(default=DEFAULT_SETUP),
     )
+    parser.add_argument(
+        "--transmitter-order",
+        metavar="ORDER",
+        type=_channel_order,
+        help=_(
+            "demo and --sitl: the simulated transmitter's channel order, e.g. AETR (default: roll, pitch, "
+            "throttle, yaw on CH1-CH4), TAER, or EATR (pitch and roll swapped)"
+        ),
+    )
+    parser.add_argument(
+        "--transmitter-reverse",
+        metavar="STICK",
+        choices=STICK_AXES,
+        action="append",
+        default=[],
+        help=_("demo and --sitl: a stick the simulated transmitter reverses ({sticks}); repeatable").format(
+            sticks=", ".join(STICK_AXES)
+        ),
+    )
     parser.epilog = exit_status_help()
+
+
+def _channel_order(text: str) -> str:
+    try:
+        StickLayout(order=text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("a channel order names A, E, T and R once each (e.g. AETR or TAER), not {text!r}").format(
+                text=text
+            )
+        ) from None
+    return text.upper()
+
+
+def transmitter_layout(args: argparse.Namespace) -> StickLayout | None:
+    """The simulated transmitter's channel order and reversed sticks, if the command line set any."""
+    order = getattr(args, "transmitter_order", None)
+    reversed_sticks = frozenset(getattr(args, "transmitter_reverse", None) or ())
+    if order is None and not reversed_sticks:
+        return None
+    return StickLayout(order=order or StickLayout().order, reversed=reversed_sticks)
 
 
 def _report_path(text: str) -> str:
@@ -75,7 +116,9 @@ def _report_path(text: str) -> str:
 
 def demo_choice(args: argparse.Namespace) -> DemoChoice:
     return DemoChoice(
-        DemoVehicle(getattr(args, "demo_vehicle", "copter")), getattr(args, "demo_setup", DEFAULT_SETUP)
+        DemoVehicle(getattr(args, "demo_vehicle", "copter")),
+        getattr(args, "demo_setup", DEFAULT_SETUP),
+        transmitter_layout(args),
     )
 
 

@@ -6,6 +6,8 @@ Runs the embedded demo without our own check: the vehicle with its physics back 
 simulated transmitter, its MAVLink port on DEVICE (``tcp:`` as SITL's TCP server, ``udpin:`` or
 ``udpout:``), until Ctrl-C (exit 130), SIGTERM (exit 0) or ``--duration``.  The transmitter is
 switched with Enter when stdin is a terminal, or on the ``--transmitter-off-after`` schedule.
+Its pilot pushes one stick after the other, in the order the receiver check's stick step asks for
+them, so that a check on the other end of the link can pass that step without being told.
 
 The loop only waits and switches the transmitter; the vehicle's own threads do the serving.
 Scheduled switches are edges of the schedule, so they do not undo a switch made with Enter.
@@ -27,6 +29,8 @@ from .. import _
 from ..demo.mavlink_link import LinkEndpoint, LinkEndpointError, LinkKind, parse_endpoint
 from ..demo.system import DemoSystem
 from ..net.host_port import beyond_loopback_notice
+from ..plugins.rc_receiver_firmware import VehicleFamily
+from ..plugins.rc_receiver_sticks import stick_axes
 from .options import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, TransmitterSchedule
 
 TICK_S = 0.1
@@ -161,6 +165,7 @@ class _Server:
             )
             return EXIT_ERROR
         self._demo = demo
+        demo.transmitter.play_script(stick_axes(VehicleFamily.COPTER))
         presses = _EnterPresses()
         interactive = self._console.stdin.isatty()
         if interactive:

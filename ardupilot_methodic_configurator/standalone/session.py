@@ -26,8 +26,10 @@ from ..backend_flightcontroller import FlightController
 from ..connection.ports import PortLister, system_ports
 from ..demo.setups import DemoChoice
 from ..demo.system import DemoSystem
+from ..demo.transmitter import Transmitter
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
+from ..plugins.rc_receiver_check import StickHold
 from ..plugins.rc_receiver_snapshot import RCReceiverState
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
@@ -235,6 +237,21 @@ class CheckSession:
         if self.demo is None:
             return _("The transmitter switch only works with the simulated vehicle.")
         self.demo.set_transmitter_on(on)
+        return ""
+
+    def hold_sticks(self, hold: StickHold) -> str:
+        """Hold the simulated transmitter's sticks as the stick step asks (demo or SITL)."""
+        transmitter: Transmitter | None = None
+        if self.sitl is not None:
+            transmitter = self.sitl.transmitter
+        elif self.demo is not None:
+            transmitter = self.demo.transmitter
+        if transmitter is None:
+            return _("Only the simulated vehicle's sticks can be moved by the program.")
+        if hold.axis is None:
+            transmitter.release_sticks()
+        else:
+            transmitter.hold_sticks(hold.axis, pushed=hold.pushed, throttle_centres=hold.throttle_centres)
         return ""
 
     def close(self) -> None:

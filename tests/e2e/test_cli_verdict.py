@@ -74,12 +74,15 @@ def test_a_passed_demo_test_exits_0_with_a_summary_and_a_valid_report(tmp_path: 
         ("failsafe-disabled", "FS_THR_ENABLE = 0"),
         ("receiver-hold", "keeps sending valid pulses"),
         ("receiver-custom-throttle", "It kept sending throttle 1000 µs"),
+        ("reversed-pitch", "You pushed the pitch stick fully forward and CH2 went up"),
+        ("swapped-roll-pitch", "You moved the roll stick and CH2 moved, but RCMAP_ROLL = 1"),
     ],
 )
 def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_path: Path) -> None:
     """
-    GIVEN the demo vehicle with RC failsafe disabled, or a receiver that holds or sends custom
-          positions on signal loss (the vehicle reacts as ArduPilot: no failsafe)
+    GIVEN the demo vehicle with RC failsafe disabled, a receiver that holds or sends custom
+          positions on signal loss (the vehicle reacts as ArduPilot: no failsafe), or a transmitter
+          that reverses pitch or swaps roll and pitch (the program moves its sticks)
     WHEN the terminal view runs the test
     THEN it ends with "Verdict: FAILED" and the reason, exits 3, and the report says FAILED
     """

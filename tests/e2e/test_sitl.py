@@ -44,8 +44,9 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SITL binaries are Linux x86-64"),
 ]
 
-DURATION_S = 25
-OFF_AFTER_S = 8
+# The program's stick step (some 6 s on SITL) ends well before the scheduled switch-off.
+DURATION_S = 33
+OFF_AFTER_S = 16
 OFF_FOR_S = 6
 # The run's own duration plus room for a slow start and stop on a loaded machine.
 RUN_DEADLINE_S = 150.0
@@ -360,19 +361,29 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
 def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
     acceptance_runs: dict[str, CliRun], name: str
 ) -> None:
-    """GIVEN `amc-rc-receiver --sitl ../shared/sitl/<vehicle> --text --duration 25
-    --transmitter-off-after 8 --transmitter-off-for 6` (no pulses, or low throttle)
-    WHEN it runs THEN the channels follow the simulated sticks, RC failsafe turns active after the
-    transmitter goes off, the check names how the receiver made it happen (it stopped, or sent a
-    low throttle), recovery is observed after it comes back, the exit code is 0 and no process is
-    left."""
+    """GIVEN `amc-rc-receiver --sitl ../shared/sitl/<vehicle> --text --duration 33
+    --transmitter-off-after 16 --transmitter-off-for 6` (no pulses, or low throttle)
+    WHEN it runs THEN the program's stick step finds every stick of the vehicle correct through
+    SITL's RC input, the channels then follow the simulated sticks, RC failsafe turns active after
+    the transmitter goes off, the check names how the receiver made it happen (it stopped, or sent
+    a low throttle), recovery is observed after it comes back, the exit code is 0 and no process
+    is left."""
     spec = ACCEPTANCE[name]
     run = acceptance_runs[name]
     code = run.wait()
     out = run.stdout
     assert code == 0, f"{out}\n{run.stderr}"
     assert "ignores JSON rc: the transmitter reaches it only through UDP" in out
-    before_off = out[: out.index("* Transmitter switched off")]
+    sticks = "steering: correct, CH1 1500 → 2000 µs; throttle: correct, CH3 1500 → 2000 µs"
+    if spec.binary == "arducopter":
+        sticks = (
+            "throttle: correct, CH3 1000 → 2000 µs; roll: correct, CH1 1500 → 2000 µs; "
+            "pitch: correct, CH2 1500 → 1000 µs; yaw: correct, CH4 1500 → 2000 µs"
+        )
+    assert f"Sticks: {sticks}" in out, out
+    before_off = out[
+        out.index("* Step: Switch the transmitter off now") : out.index("* Transmitter switched off")
+    ]
     # The last 4 s before the switch: the sticks have swept every channel by then.
     assert_channels_follow_the_sticks(channel_readings(before_off)[-8:])
     assert_in_order(
@@ -402,3 +413,66 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
         assert low in [reading[2] for reading in channel_readings(while_off)]
         assert "SIM_RC_FAIL" not in while_off
     assert_nothing_left(SITL_DIR / spec.binary, run.instance)
+
+
+@dataclass(frozen=True)
+class StickMistake:
+    args: tuple[str, ...]
+    defaults: str | None
+    said: tuple[str, ...]
+
+
+STICK_MISTAKES = {
+    "reversed-pitch": StickMistake(
+        ("--transmitter-reverse", "pitch"),
+        None,
+        ("You pushed the pitch stick fully forward and CH2 went up (1500 → 2000 µs)", "RC2_REVERSED = 1"),
+    ),
+    "swapped-roll-pitch": StickMistake(
+        ("--transmitter-order", "EATR"),
+        None,
+        (
+            "You moved the roll stick and CH2 moved, but RCMAP_ROLL = 1 makes CH1 the roll channel.",
+            "You moved the pitch stick and CH1 moved, but RCMAP_PITCH = 2 makes CH2 the pitch channel.",
+        ),
+    ),
+    "changed-rcmap-roll": StickMistake(
+        (),
+        "RCMAP_ROLL 4\nRCMAP_YAW 1\n",
+        (
+            "You moved the roll stick and CH1 moved, but RCMAP_ROLL = 4 makes CH4 the roll channel.",
+            "You moved the yaw stick and CH4 moved, but RCMAP_YAW = 1 makes CH1 the yaw channel.",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STICK_MISTAKES))
+def test_the_stick_step_on_real_sitl_names_a_reversed_or_misrouted_stick(name: str, tmp_path: Path) -> None:
+    """GIVEN real ArduCopter SITL fed by a simulated transmitter that reverses pitch, or sends roll
+    and pitch swapped (channel order EATR), or a standard transmitter with RCMAP_ROLL and RCMAP_YAW
+    changed in SITL's parameters
+    WHEN `amc-rc-receiver --sitl … --text` runs the whole guided test by itself
+    THEN the stick step names the stick and the channel that moved, with the fix, the verdict is
+    FAILED (exit 3), the failsafe part still works, and no process is left."""
+    mistake = STICK_MISTAKES[name]
+    binary = sitl_binary("arducopter")
+    instance = free_instance(27)
+    args = ["--sitl", "../shared/sitl/arducopter", "--instance", str(instance), "--text", *mistake.args]
+    if mistake.defaults is not None:
+        defaults = tmp_path / "rcmap.parm"
+        defaults.write_text(mistake.defaults, encoding="utf-8")
+        args += ["--sitl-defaults", str(defaults)]
+    run = CliRun(args)
+    try:
+        code = run.wait()
+        out = run.stdout
+    finally:
+        run.end()
+    assert code == 3, f"{out}\n{run.stderr}"
+    summary = out[out.index("=" * 60) :]
+    assert "Verdict: FAILED" in summary
+    for text in mistake.said:
+        assert text in summary, summary
+    assert "* Recovery observed at" in out
+    assert_nothing_left(binary, instance)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import select
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -23,6 +23,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver_sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0
@@ -217,6 +218,10 @@ COPTER = {
     "FLTMODE5": 16,
     "FLTMODE6": 9,
     "RC3_MIN": 1100,
+    "RC1_REVERSED": 0,
+    "RC2_REVERSED": 0,
+    "RC3_REVERSED": 0,
+    "RC4_REVERSED": 0,
 }
 
 
@@ -226,11 +231,46 @@ LOW = (1100, 1100, 1100, 1100, 1100)
 HIGH = (1900, 1900, 1900, 1900, 1900)
 
 
-def move_every_stick(harness: ModelHarness) -> RCReceiverState:
-    for pwm in (LOW, HIGH):
-        harness.vehicle.send_rc_channels(list(pwm), chancount=8, rssi=180)
+def with_parameters(harness: ModelHarness, **changes: float) -> RCReceiverState:
+    """The vehicle answers the Copter set with ``changes``; poll until every read is answered."""
+    harness.vehicle.parameters = {**COPTER, **changes}
+    harness.model.activate()
+    return harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+
+
+# The sticks at rest (throttle down, mode switch low), and each stick pushed the way the stick step
+# asks, with ArduPilot's direction: roll right, pitch forward (lower PWM), throttle up, yaw right.
+REST = (1500, 1500, 1000, 1500, 1100)
+STICK_PUSHES = {3: 2000, 1: 2000, 2: 1000, 4: 2000}
+
+
+def send_frame(harness: ModelHarness, pwm: Sequence[int]) -> RCReceiverState:
+    """One RC_CHANNELS and a healthy receiver's SYS_STATUS, read by the model."""
+    harness.vehicle.send_rc_channels(list(pwm), chancount=8, rssi=180)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
     return harness.poll_after_sync()
+
+
+def push_stick(
+    harness: ModelHarness, channel: int, end: int, *, rest: Sequence[int] = REST
+) -> RCReceiverState:
+    """One stick of the stick step: at rest long enough for a person's throttle to count as idling
+    (and for a program's transmitter to rest its sticks), then pushed to ``end`` and held."""
+    pushed = list(rest)
+    pushed[channel - 1] = end
+    send_frame(harness, rest)
+    harness.clock.advance(max(SETTLE_S, THROTTLE_REST_S))
+    send_frame(harness, rest)
+    send_frame(harness, pushed)
+    harness.clock.advance(HOLD_S)
+    return send_frame(harness, pushed)
+
+
+def move_every_stick(harness: ModelHarness, pushes: Mapping[int, int] = STICK_PUSHES) -> RCReceiverState:
+    """The whole stick step (correct sticks by default), each let go again after."""
+    for channel, end in pushes.items():
+        push_stick(harness, channel, end)
+    return send_frame(harness, REST)
 
 
 def failsafe(harness: ModelHarness, *, active: bool) -> RCReceiverState:

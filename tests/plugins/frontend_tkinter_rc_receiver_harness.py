@@ -36,6 +36,12 @@ class ScriptedModel(ScriptedSource[RCReceiverState]):
     def resume(self) -> None:
         self.calls.append("resume")
 
+    def confirm_transmitter(self, on: bool) -> None:
+        self.calls.append("it is on" if on else "it is off")
+
+    def skip_stick(self) -> None:
+        self.calls.append("skip_stick")
+
 
 def live_state(**overrides: object) -> RCReceiverState:
     """A connected receiver with fresh telemetry; ``overrides`` change single fields."""

@@ -20,6 +20,7 @@ from pytest_mock import MockerFixture
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
+from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     ChannelEvidence,
     FailsafeStatus,
@@ -28,10 +29,18 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     GuideStep,
     RCReceiverState,
     ReceiverCheck,
+    StickPrompt,
     Verdict,
     VerdictResult,
 )
-from amc_rc_receiver.plugins.rc_receiver_tk_widgets import BANNER_COLOURS, HELD_BAR_STYLE
+from amc_rc_receiver.plugins.rc_receiver_tk_widgets import (
+    BANNER_COLOURS,
+    GIMBAL_PX,
+    HEIGHT_PX,
+    HELD_BAR_STYLE,
+    PUSHED_COLOUR,
+    WIDTH_PX,
+)
 from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, move_every_stick
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed, pump_until
@@ -135,6 +144,68 @@ def test_the_guide_asks_for_the_button_its_step_needs(
     assert str(view.guide.off_button.cget("state")) == off
     assert str(view.guide.on_button.cget("state")) == on
     assert view.guide.instruction.cget("text")
+
+
+def pushed_dot(view: RCReceiverView) -> tuple[float, float] | None:
+    """The centre of the stick picture's blue (pushed) dot, if one is drawn."""
+    canvas = view.guide.picture.canvas
+    for item in canvas.find_all():
+        if canvas.type(item) == "oval" and canvas.itemcget(item, "fill") == PUSHED_COLOUR:
+            left, top, right, bottom = canvas.coords(item)
+            return (left + right) / 2, (top + bottom) / 2
+    return None
+
+
+@pytest.mark.parametrize(
+    ("axis", "where"),
+    [("throttle", "left top"), ("roll", "right right"), ("pitch", "right top"), ("yaw", "left right")],
+)
+def test_the_stick_step_shows_the_stick_to_push_and_lets_a_person_skip_it(
+    root: tk.Tk, axis: str, where: str
+) -> None:
+    """
+    GIVEN the stick step asking a person for one stick
+    WHEN rendered and "Skip this stick" is pressed
+    THEN the instruction names the stick, the picture pushes that stick of a mode 2 transmitter its
+         way (throttle and pitch up, roll and yaw right), and the press reaches the model
+    """
+    model = ScriptedModel()
+    view = packed(RCReceiverView(root, model))
+    prompt = StickPrompt(axis, 2, 4)
+    guide = GuideState(GuideStep.MOVE_STICKS, stick=prompt)
+    view.render(with_check(family=VehicleFamily.COPTER, guide=guide))
+    root.update_idletasks()
+
+    assert f"push the {axis} stick" in view.guide.instruction.cget("text")
+    assert str(view.guide.skip_button.cget("state")) == "normal"
+    dot = pushed_dot(view)
+    assert dot is not None
+    side, direction = where.split()
+    middle_x = WIDTH_PX / 2
+    gimbal_centre_y = HEIGHT_PX / 2
+    assert (dot[0] > middle_x) == (side == "right")
+    if direction == "top":
+        assert dot[1] < gimbal_centre_y - GIMBAL_PX / 4
+    else:
+        assert dot[0] > (middle_x + GIMBAL_PX if side == "right" else GIMBAL_PX * 0.75)
+    view.guide.skip_button.invoke()
+    assert "skip_stick" in model.calls
+
+
+def test_a_program_moving_its_sticks_asks_nothing_and_shows_them_resting_first(root: tk.Tk) -> None:
+    """
+    GIVEN the stick step while the program rests its sticks before pushing the next one
+    WHEN rendered
+    THEN there is nothing to skip, the instruction says the program centres its sticks, and no stick
+         is drawn pushed
+    """
+    view = packed(RCReceiverView(root, ScriptedModel()))
+    prompt = StickPrompt("pitch", 3, 4, by_program=True, pushed=False)
+    view.render(with_check(guide=GuideState(GuideStep.MOVE_STICKS, automatic=True, stick=prompt)))
+
+    assert str(view.guide.skip_button.cget("state")) == "disabled"
+    assert "the program centres its sticks" in view.guide.instruction.cget("text")
+    assert pushed_dot(view) is None
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.host.param_file import ParamEntry, StepFiles
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_check import StickHold
+from amc_rc_receiver.plugins.rc_receiver_firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver_guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
 from amc_rc_receiver.plugins.rc_receiver_report import build_markdown, build_report
 from amc_rc_receiver.plugins.rc_receiver_requests import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
@@ -34,6 +35,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     failsafe,
     move_every_stick,
+    send_frame,
+    with_parameters,
 )
 
 
@@ -41,13 +44,6 @@ from tests.plugins.data_model_rc_receiver_harness import (
 def harness() -> Iterator[ModelHarness]:
     with ModelHarness() as created:
         yield created
-
-
-def with_parameters(harness: ModelHarness, **changes: float) -> RCReceiverState:
-    """The vehicle answers the Copter set with ``changes``; poll until every read is answered."""
-    harness.vehicle.parameters = {**COPTER, **changes}
-    harness.model.activate()
-    return harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
 
 
 def live_receiver(
@@ -77,7 +73,10 @@ def test_the_receiver_parameters_are_read_by_name_and_shown_with_their_source(ha
     assert values["FS_THR_ENABLE"] == (1.0, ParameterSource.READ)
     assert values["RC3_MIN"] == (1100.0, ParameterSource.READ)
     asked = {param_name(m.param_id) for m in harness.gcs_messages() if m.get_type() == "PARAM_REQUEST_READ"}
-    assert asked == set(wanted_parameters(VehicleFamily.COPTER, {"RCMAP_THROTTLE": 3.0}))
+    assert asked == set(
+        wanted_parameters(VehicleFamily.COPTER, {name: float(n) for name, n in RCMAP_DEFAULTS.items()})
+    )
+    assert {"RC1_REVERSED", "RC2_REVERSED", "RC3_REVERSED", "RC4_REVERSED"} <= asked
     assert "PARAM_SET" not in {m.get_type() for m in harness.gcs_messages()}
 
 
@@ -259,11 +258,12 @@ def test_plane_names_its_own_failsafe_parameters(harness: ModelHarness) -> None:
 def test_channels_carry_their_roles_spans_and_the_flight_mode_slot(harness: ModelHarness) -> None:
     """
     GIVEN RCMAP defaults, FLTMODE_CH 5 and FLTMODE6 = LAND
-    WHEN every stick goes to both ends and the mode switch sits at 1900 µs
+    WHEN every stick is pushed in the stick step and the mode switch then sits at 1900 µs
     THEN CH1-CH4 are roll, pitch, throttle and yaw and moved, CH5 selects slot 6: LAND
     """
     with_parameters(harness)
-    state = move_every_stick(harness)
+    move_every_stick(harness)
+    state = send_frame(harness, (1500, 1500, 1000, 1500, 1900))
 
     roles = {channel.number: (channel.role, channel.moved) for channel in state.check.channels}
     assert roles[1] == ("roll", True)
@@ -311,7 +311,7 @@ def test_a_whole_guided_test_passes_and_times_the_failsafe_from_the_users_confir
     ("steps", "next_step"),
     [
         ("nothing", "has not seen the receiver"),
-        ("receiver", "CH1 (Roll), CH2 (Pitch), CH3 (Throttle), CH4 (Yaw) not moved yet"),
+        ("receiver", "Stick 1 of 4: from the bottom, push the throttle stick fully up and hold it"),
         ("sticks", "Switch the transmitter off."),
         ("failsafe", "Switch the transmitter back on."),
     ],
@@ -381,14 +381,19 @@ def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_as
     harness: ModelHarness,
 ) -> None:
     """
-    GIVEN a transmitter the program can switch (demo, SITL)
-    WHEN the sticks have moved
-    THEN the guide switches it off itself, times the failsafe from that switch, and switches it on
+    GIVEN a transmitter the program can switch and sticks it can move (demo, SITL)
+    WHEN the stick step is over
+    THEN the guide has told it which stick to rest and push, one at a time, let them all go, switched
+         the transmitter off itself, times the failsafe from that switch, and switches it on
     """
     switched: list[bool] = []
+    moves: list[StickHold] = []
     with_parameters(harness)
     harness.model.set_transmitter_switch(switched.append)
+    harness.model.set_stick_mover(moves.append)
     move_every_stick(harness)
+    axes = ("throttle", "roll", "pitch", "yaw")
+    assert moves == [StickHold(axis, pushed) for axis in axes for pushed in (False, True)] + [StickHold(None)]
     assert switched == [False]
     harness.clock.advance(0.8)
     failsafe(harness, active=True)

@@ -26,7 +26,7 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 )
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver_firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver_requests import MAX_ATTEMPTS, param_name
 from tests.plugins.data_model_rc_receiver_harness import decode_all
 from tests.support.scripted_fc import ScriptedFlightController
@@ -34,7 +34,8 @@ from tests.support.tk import pump_until
 
 RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 ALLOWED_INTERVAL_TARGETS = {65, 1}
-COPTER_RECEIVER_PARAMETERS = set(wanted_parameters(VehicleFamily.COPTER, {"RCMAP_THROTTLE": 3.0}))
+RCMAP_VALUES = {name: float(channel) for name, channel in RCMAP_DEFAULTS.items()}
+COPTER_RECEIVER_PARAMETERS = set(wanted_parameters(VehicleFamily.COPTER, RCMAP_VALUES))
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests_and_p
          MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS and SYS_STATUS (5 Hz, then 0) and
          PARAM_REQUEST_READ by name for receiver parameters - each asked a bounded number of times
     """
-    scripted_fc.parameters = dict.fromkeys(COPTER_RECEIVER_PARAMETERS, 1.0) | {"RCMAP_THROTTLE": 3.0}
+    scripted_fc.parameters = dict.fromkeys(COPTER_RECEIVER_PARAMETERS, 1.0) | RCMAP_VALUES
     steps = load_configuration_steps("ArduCopter")
     host = PluginHost(root, connected_fc)
     layout = host.show_step(steps.step(RECEIVER_STEP))

@@ -81,7 +81,8 @@ def test_a_passed_test_writes_a_report_valid_against_its_schema(
     GIVEN a whole passed test over a scripted vehicle
     WHEN the report is written
     THEN the JSON validates against the schema and holds the verdict, vehicle ids, the timeline in
-         order, channel spans, streams and parameters; the Markdown says the same verdict
+         order, the stick step, channel spans, streams and parameters; the Markdown says the same
+         verdict and has the stick table
     """
     state = passed_test(harness)
     json_path, markdown_path = write_report(state, tmp_path / "evidence")
@@ -92,14 +93,23 @@ def test_a_passed_test_writes_a_report_valid_against_its_schema(
     assert report["vehicle"]["system_id"] == 1
     assert report["vehicle"]["family"] == "ArduCopter"
     kinds = [event["kind"] for event in report["timeline"]]
-    assert kinds == ["transmitter_off", "failsafe", "transmitter_on", "recovery"]
-    assert report["timeline"][0]["by"] == "user"
+    assert kinds == ["stick"] * 4 + ["transmitter_off", "failsafe", "transmitter_on", "recovery"]
+    assert report["timeline"][4]["by"] == "user"
+    assert [(stick["axis"], stick["moved_channel"], stick["outcome"]) for stick in report["sticks"]] == [
+        ("throttle", 3, "correct"),
+        ("roll", 1, "correct"),
+        ("pitch", 2, "correct"),
+        ("yaw", 4, "correct"),
+    ]
+    assert report["sticks"][2]["rest_us"] == 1500
+    assert report["sticks"][2]["end_us"] == 1000
     assert {channel["number"]: channel["moved"] for channel in report["channels"]}[3] is True
     assert {stream["message"] for stream in report["streams"]} == {"RC_CHANNELS", "SYS_STATUS"}
     assert {entry["name"] for entry in report["parameters"]} >= {"FS_THR_ENABLE", "RC_OPTIONS"}
     markdown = markdown_path.read_text(encoding="utf-8")
     assert markdown.startswith("# RC receiver check: PASSED")
     assert "| CH3 | Throttle |" in markdown
+    assert "| Pitch | CH2 (RCMAP_PITCH) | CH2 | 1500 | 1000 | correct |" in markdown
 
 
 def test_an_empty_state_still_gives_a_valid_report() -> None:

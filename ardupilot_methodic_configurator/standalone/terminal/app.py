@@ -86,7 +86,16 @@ def run_text(
     session.model.activate()
     # Where the program owns the transmitter and no schedule is given, the guide switches it.
     switches = session.transmitter_available and schedule.off_after is None
-    check = TerminalCheck(session, out, live=live, program_switches=switches, keys=keys, report=report)
+    # Nobody but the program can move the simulated transmitter's sticks, schedule or not.
+    check = TerminalCheck(
+        session,
+        out,
+        live=live,
+        program_switches=switches,
+        program_sticks=session.transmitter_available,
+        keys=keys,
+        report=report,
+    )
     interrupted = False
     state = session.model.state
     try:

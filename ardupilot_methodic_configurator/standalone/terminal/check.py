@@ -3,12 +3,13 @@
 """The guided test in the terminal: prompts, keys, the final summary, the report and the exit status.
 
 `TerminalCheck` rides along the terminal loop of `terminal.app`: where the program owns the
-transmitter (the demo, SITL) it lets the model's guide switch it and asks nothing; otherwise it
-prints each step and reads single keys (``o`` "it is off", ``i`` "it is on", ``r`` new test,
-``q`` quit) from a terminal, and never waits for one - with standard input that is not a terminal
-there are no keys at all.  A run that is not a live screen ends once the test has finished.  At
-the end it prints the verdict and a summary, writes ``--report`` and returns the exit status:
-0 only for PASSED, 3 for FAILED, 4 for INCOMPLETE (1 and 2 stay connection and usage errors).
+transmitter (the demo, SITL) it lets the model's guide move its sticks and switch it, and asks
+nothing; otherwise it prints each step and reads single keys (``o`` "it is off", ``i`` "it is
+on", ``s`` skip this stick, ``r`` new test, ``q`` quit) from a terminal, and never waits for one -
+with standard input that is not a terminal there are no keys at all.  A run that is not a live
+screen ends once the test has finished.  At the end it prints the verdict and a summary, writes
+``--report`` and returns the exit status: 0 only for PASSED, 3 for FAILED, 4 for INCOMPLETE (1 and
+2 stay connection and usage errors).
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from typing import IO, Any, TextIO
 from ... import _
 from ...plugins.rc_receiver_report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
-from ...plugins.rc_receiver_wording import flight_mode_text, role_label
+from ...plugins.rc_receiver_wording import flight_mode_text, role_label, stick_instruction, sticks_text
 from ..options import EXIT_ERROR, EXIT_STATUS
 
-KEY_OFF, KEY_ON, KEY_RESET, KEY_QUIT = "o", "i", "r", "q"
-_ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_QUIT))
+KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT = "o", "i", "r", "s", "q"
+_ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT))
 # What one tick takes from the terminal: a paste beyond it waits in the terminal, not in memory.
 MAX_KEY_BYTES = 65_536
 MAX_KEY_ACTIONS = 4
@@ -56,11 +57,14 @@ def instruction(state: RCReceiverState) -> str:
         }
     common = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
-        GuideStep.MOVE_STICKS: _("Move each stick to both ends."),
+        GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
         GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished."),
     }
+    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
+        text = stick_instruction(state.check.family, guide.stick)
+        return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
     return texts.get(guide.step) or common[guide.step]
 
 
@@ -100,7 +104,7 @@ def describe_check_events(previous: RCReceiverState | None, state: RCReceiverSta
     before = previous.check if previous is not None else None
     check = state.check
     events: list[str] = []
-    if before is None or check.guide.step is not before.guide.step:
+    if before is None or check.guide.step is not before.guide.step or check.guide.stick != before.guide.stick:
         events.append(_("Step: {step}").format(step=instruction(state)))
     if before is None or check.verdict.result is not before.verdict.result:
         events.append(verdict_line(state))
@@ -133,20 +137,9 @@ def format_summary(state: RCReceiverState) -> list[str]:
                 latency=verdict.failsafe_latency_s
             )
         )
-    sticks = [channel for channel in check.channels if channel.is_stick]
+    sticks = sticks_text(check)
     if sticks:
-        lines.append(
-            _("Sticks: {sticks}").format(
-                sticks=", ".join(
-                    _("CH{number} {role} {state}").format(
-                        number=channel.number,
-                        role=role_label(channel.role),
-                        state=_("moved") if channel.moved else _("not moved"),
-                    )
-                    for channel in sticks
-                )
-            )
-        )
+        lines.append(sticks)
     if check.detected_protocol is not None:
         lines.append(
             _("Receiver protocol the flight controller decodes: {protocol}").format(
@@ -242,6 +235,7 @@ class TerminalCheck:
         *,
         live: bool,
         program_switches: bool,
+        program_sticks: bool = False,
         keys: Callable[[], str] | None = None,
         report: str | None = None,
     ) -> None:
@@ -252,6 +246,8 @@ class TerminalCheck:
         self._report = report
         self.quit = False
         self._cleanup = contextlib.ExitStack()
+        if program_sticks:
+            session.model.set_stick_mover(session.hold_sticks)
         if program_switches:
             session.model.set_transmitter_switch(session.set_transmitter_on)
         elif keys is None:
@@ -275,6 +271,8 @@ class TerminalCheck:
                 model.confirm_transmitter(True)
             elif key == KEY_RESET:
                 model.reset_test()
+            elif key == KEY_SKIP:
+                model.skip_stick()
             elif key == KEY_QUIT:
                 self.quit = True
         finished = state.check.guide.step is GuideStep.DONE and not self._live

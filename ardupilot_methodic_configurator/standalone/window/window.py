@@ -37,6 +37,7 @@ from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
+from ...plugins.rc_receiver_check import StickHold
 from ...plugins.rc_receiver_report import (
     REPORT_BASENAME,
     ReportPathError,
@@ -415,6 +416,8 @@ class StandaloneWindow:
         self.host.start_view()
         available = self.session.transmitter_available
         self.connection_bar.set_transmitter_available(available)
+        # Nobody but the program can move the simulated transmitter's sticks; a person moves theirs.
+        self._guard(_("move the simulated sticks"), lambda: self._let_the_guide_move_sticks(available))
         if available:
             self.connection_bar.show_transmitter(self.session.transmitter_on)
             self._start_transmitter_schedule()
@@ -479,6 +482,20 @@ class StandaloneWindow:
         give = getattr(self.host.active_model, "set_transmitter_switch", None)
         if callable(give):
             give(self._switch_transmitter)
+
+    def _let_the_guide_move_sticks(self, program_owned: bool) -> None:
+        give = getattr(self.host.active_model, "set_stick_mover", None)
+        if callable(give):
+            give(self._hold_sticks if program_owned else None)
+        if not program_owned:
+            take = getattr(self.host.active_model, "set_transmitter_switch", None)
+            if callable(take):
+                take(None)
+
+    def _hold_sticks(self, hold: StickHold) -> None:
+        error = self.session.hold_sticks(hold)
+        if error:
+            self.connection_bar.show_status(error, error=True)
 
     def set_transmitter_schedule(self, off_after: float | None, off_for: float | None = 1.5) -> None:
         """Once the demo is connected: transmitter off after ``off_after`` s, on again ``off_for`` s later."""

@@ -23,9 +23,17 @@ from amc_rc_receiver.standalone.terminal.check import (
     TerminalCheck,
     describe_check_events,
     format_summary,
+    instruction,
     key_actions,
 )
-from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
+from tests.plugins.data_model_rc_receiver_harness import (
+    COPTER,
+    REST,
+    ModelHarness,
+    failsafe,
+    move_every_stick,
+    send_frame,
+)
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 
@@ -128,6 +136,41 @@ def test_the_keys_confirm_the_steps_of_a_real_test_and_the_exit_status_follows_t
 
     assert check.finish(state) == EXIT_PASSED
     assert "Verdict: PASSED" in out.getvalue()
+
+
+def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN a terminal run at the stick step, asking a person for the throttle
+    WHEN the user presses s four times
+    THEN each stick is skipped in turn, the step asks to switch the transmitter off, the prompts said
+         the key, and the summary lists every stick as skipped
+    """
+    typed: list[str] = []
+    out = io.StringIO()
+    harness.vehicle.parameters = dict(COPTER)
+    harness.model.activate()
+    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    check = TerminalCheck(
+        SimpleNamespace(model=harness.model),
+        out,
+        live=False,
+        program_switches=False,
+        keys=lambda: typed.pop() if typed else "",
+    )
+    state = send_frame(harness, REST)
+    assert "(s: skip this stick)" in instruction(state)
+    for _stick in range(4):
+        typed.append("s")
+        check.tick(harness.model.state)
+
+    state = harness.model.state
+    assert state.check.guide.step is GuideStep.SWITCH_OFF
+    assert any(
+        line == "Sticks: throttle: skipped; roll: skipped; pitch: skipped; yaw: skipped"
+        for line in format_summary(state)
+    )
 
 
 def test_the_exit_status_is_3_for_failed_and_4_for_incomplete(harness: ModelHarness) -> None:
