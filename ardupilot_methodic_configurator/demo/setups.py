@@ -9,12 +9,14 @@ of `demo.parameters` (Plane and Rover keep its shared libraries - RC, RCMAP, RSS
 and add their own failsafe and mode parameters, with ArduPilot's names and defaults).
 
 The demo *reacts* to the parameters the way ArduPilot does, through `FailsafeRcInput`:
-``FS_THR_ENABLE`` = 0 on Copter and Rover means RC failsafe never starts, so the receiver health bit
-never drops; a throttle below ``FS_THR_VALUE`` starts a throttle failsafe while pulses continue;
-Plane reports the receiver unhealthy 0.2 s after the last valid frame whatever ``THR_FAILSAFE``
-says; ``RC_OPTIONS`` bit 0 or ``RC_PROTOCOLS`` = 0 make the receiver invisible.  The receiver's own
-failsafe (what it outputs once the transmitter is gone) is `FailsafeReceiver`, a transmitter that
-keeps sending held or custom positions instead of going silent.
+``FS_THR_ENABLE`` = 0 on Copter and Rover means RC failsafe never starts, so the receiver health
+bit never drops; a throttle below ``FS_THR_VALUE`` starts a throttle failsafe while pulses
+continue; Plane reports a silent receiver unhealthy whatever ``THR_FAILSAFE`` says; ``RC_OPTIONS``
+bit 0 or ``RC_PROTOCOLS`` = 0 make the receiver invisible. How long a silent receiver takes to
+become RC failsafe follows the firmware the demo says it runs (4.6.2): Copter's ``RC_FS_TIMEOUT``,
+Plane's and Rover's fixed times (`SILENT_RECEIVER_FAILSAFE_S`). The receiver's own failsafe (what
+it outputs once the transmitter is gone) is `FailsafeReceiver`, a transmitter that keeps sending
+held or custom positions instead of going silent.
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ from .parameters import (
 from .transmitter import PWM_MID, StickLayout, Transmitter
 from .vehicle_rules import RSSI_TYPE_DISABLED, RSSI_TYPE_RECEIVER_PROTOCOL, RcInput
 
-PLANE_UNHEALTHY_AFTER_S = 0.2
 _I8, _I16, _F = ParamKind.INT8, ParamKind.INT16, ParamKind.FLOAT
 # Libraries every firmware shares: kept from the Copter set for Plane and Rover.
 _SHARED_PREFIXES = (
@@ -59,6 +60,11 @@ class DemoVehicle(Enum):
     HELI = "heli"
     PLANE = "plane"
     ROVER = "rover"
+
+
+# ArduPilot before 4.7 (the demo announces 4.6.2): a silent receiver is RC failsafe after a fixed
+# time on Plane (1 s since the last valid frame) and Rover (0.5 s), not after RC_FS_TIMEOUT.
+SILENT_RECEIVER_FAILSAFE_S: dict[DemoVehicle, float] = {DemoVehicle.PLANE: 1.0, DemoVehicle.ROVER: 0.5}
 
 
 class ReceiverFailsafe(Enum):
@@ -340,10 +346,8 @@ class FailsafeRcInput(RcInput):
 
     def __init__(self, vehicle: DemoVehicle, values: dict[str, float]) -> None:
         profile = PROFILES[vehicle]
-        timeout = (
-            PLANE_UNHEALTHY_AFTER_S if vehicle is DemoVehicle.PLANE else values.get("RC_FS_TIMEOUT", 1.0)
-        )
-        super().__init__(timeout)
+        fixed = SILENT_RECEIVER_FAILSAFE_S.get(vehicle)
+        super().__init__(fixed if fixed is not None else values.get("RC_FS_TIMEOUT", 1.0))
         self._vehicle = vehicle
         self._fs_enabled = values.get(profile.failsafe_enable, 1.0) != 0
         self._fs_pwm = values.get(profile.failsafe_pwm, 0.0)

@@ -42,12 +42,15 @@ from .rc_receiver_findings import FindingInputs, parameter_findings
 from .rc_receiver_firmware import (
     MAX_RC_CHANNEL,
     ROLE_PARAMETERS,
+    FirmwareVersion,
     VehicleFamily,
     centring,
+    failsafe_timing,
     family_from_mav_type,
     family_from_name,
-    family_parameters,
     throttle_channel,
+    version_from_autopilot_version,
+    version_from_banner,
     wanted_parameters,
 )
 from .rc_receiver_guide import GuideInputs, TransmitterGuide, VerdictInputs, VerdictMemo
@@ -126,6 +129,8 @@ class ReceiverCheckTracker:
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
         self._mav_type: int | None = None
+        # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
+        self._autopilot_version: FirmwareVersion | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
         self._switch: TransmitterSwitch | None = None
         self._commanded: bool | None = None
@@ -145,6 +150,7 @@ class ReceiverCheckTracker:
             "PARAM_VALUE": self._observe_parameter,
             "STATUSTEXT": self._observe_text,
             "HEARTBEAT": self._observe_heartbeat,
+            "AUTOPILOT_VERSION": self._observe_autopilot_version,
         }
         # The message types `observe` reads: a poll of 50 messages skips the rest for one lookup.
         self.observed_types = frozenset(self._observers)
@@ -168,6 +174,7 @@ class ReceiverCheckTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
+        self._autopilot_version = None
         self.restart_test()
 
     def restart_test(self) -> None:
@@ -286,6 +293,24 @@ class ReceiverCheckTracker:
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
+
+    def _observe_autopilot_version(self, msg: Any, now: float) -> None:
+        del now
+        raw = getattr(msg, "flight_sw_version", None)
+        if type(raw) is int and raw > 0:
+            version = version_from_autopilot_version(raw)
+            if version != self._autopilot_version:
+                self._autopilot_version = version
+                self._forget_derived()
+
+    def firmware_version(self) -> FirmwareVersion | None:
+        """The vehicle's firmware version: the host's, its AUTOPILOT_VERSION's, or its banner's."""
+        host = version_from_banner(self._host_firmware())
+        if host is not None:
+            return host
+        if self._autopilot_version is not None:
+            return self._autopilot_version
+        return version_from_banner(self._radio.firmware)
 
     def _note_live_throttle(self) -> None:
         value = self._spans.last(throttle_channel(self._values()))
@@ -425,12 +450,20 @@ class ReceiverCheckTracker:
         return name, values
 
     def _firmware(self) -> str | None:
+        host = self._host_firmware()
+        if host is not None:
+            return host
+        if self._autopilot_version is not None and self._radio.firmware is None:
+            return str(self._autopilot_version)
+        return self._radio.firmware
+
+    def _host_firmware(self) -> str | None:
         info = getattr(self._fc, "info", None)
         for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
             value = getattr(info, attribute, None)
             if isinstance(value, str) and value.strip():
                 return readable_text(value)
-        return self._radio.firmware
+        return None
 
     def report_directory(self) -> str | None:
         directory = getattr(self._files, "vehicle_dir", None)
@@ -471,6 +504,7 @@ class ReceiverCheckTracker:
             self._host_and_values()[1],
             self._step_file(),
             self._firmware(),
+            self._autopilot_version,
             self.report_directory(),
             target,
             self._mav_type,
@@ -504,8 +538,8 @@ class ReceiverCheckTracker:
         step_values = {name: step_all[name] for name in wanted if name in step_all}
         roles = self._roles(family, values)
         channels = self._spans.evidence(roles)
-        table = family_parameters(family)
-        timeout = values.get(table.failsafe_timeout, table.default_failsafe_timeout_s) if table else 1.0
+        timing = failsafe_timing(family, self.firmware_version())
+        timeout = timing.timeout_s(values)
         pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         stick_pwm = {
             number: pwm
@@ -546,6 +580,8 @@ class ReceiverCheckTracker:
                 rssi_before_failsafe=self._witness.rssi_before,
                 rssi_during_failsafe=self._witness.rssi_during_max,
                 sticks=sticks,
+                failsafe_timing=timing,
+                firmware_version=self.firmware_version(),
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)

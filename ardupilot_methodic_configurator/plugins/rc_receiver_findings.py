@@ -27,8 +27,11 @@ from .rc_receiver_firmware import (
     RSSI_TYPE_DISABLED,
     RSSI_TYPE_NAMES,
     RSSI_TYPE_RECEIVER_PROTOCOL,
+    FailsafeTiming,
+    FirmwareVersion,
     VehicleFamily,
     enabled_protocols,
+    failsafe_timing,
     family_parameters,
     mode_channel,
     protocol_bits,
@@ -43,8 +46,6 @@ from .rc_receiver_sticks import stick_findings
 MIN_FAILSAFE_PWM = 910
 FAILSAFE_PWM_MARGIN = 10
 LONG_FAILSAFE_TIMEOUT_S = 3.0
-# Plane marks the receiver unhealthy this long after the last valid frame (GCS_Plane).
-PLANE_UNHEALTHY_AFTER_S = 0.2
 
 @dataclass(frozen=True)
 class FindingInputs:
@@ -70,6 +71,9 @@ class FindingInputs:
     rssi_during_failsafe: int | None = None
     # The stick step's results, judged with the values above.
     sticks: tuple[StickResult, ...] = ()
+    # The firmware's version where known, and when a silent receiver becomes RC failsafe with it.
+    firmware_version: FirmwareVersion | None = None
+    failsafe_timing: FailsafeTiming | None = None
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]
@@ -194,27 +198,52 @@ def _failsafe_timeout(inputs: FindingInputs) -> Iterable[Finding]:
     table = family_parameters(inputs.family)
     if table is None:
         return
-    name = table.failsafe_timeout
+    timing = inputs.failsafe_timing or failsafe_timing(inputs.family, inputs.firmware_version)
+    delay = timing.action_delay
+    if delay is not None and delay not in inputs.values and delay not in inputs.unavailable:
+        return  # still being read
+    then = (
+        " "
+        + _("{name} = {value} s then delays the failsafe action.").format(
+            name=delay, value=_number(inputs.values[delay])
+        )
+        if delay is not None and delay in inputs.values
+        else ""
+    )
+    name = timing.parameter
+    if name is None:
+        yield Finding(
+            "failsafe_timeout",
+            Severity.INFO,
+            _(
+                "This firmware ({version}) enters RC failsafe a fixed {seconds:g} s after the last valid "
+                "frame; RC_FS_TIMEOUT takes over from ArduPilot 4.7."
+            ).format(version=inputs.firmware_version, seconds=timing.seconds)
+            + then,
+            _("Allow that long, plus a second for telemetry, before expecting the failsafe."),
+            delay,
+            inputs.values.get(delay) if delay is not None else None,
+        )
+        return
     known = name in inputs.values
     if not known and name not in inputs.unavailable:
         return  # still being read
-    timeout = inputs.values.get(name, table.default_failsafe_timeout_s)
-    if inputs.family is VehicleFamily.PLANE:
-        message = _(
-            "Plane reports the receiver unhealthy {unhealthy:g} s after the last valid frame and starts its "
-            "short failsafe action after {name} = {value} s."
-        ).format(unhealthy=PLANE_UNHEALTHY_AFTER_S, name=name, value=_number(timeout))
-    else:
-        message = _("Expect RC failsafe about {value} s after the receiver stops ({name}).").format(
-            value=_number(timeout), name=name
-        )
+    timeout = timing.timeout_s(inputs.values)
+    message = _("Expect RC failsafe about {value} s after the receiver stops ({name}).").format(
+        value=_number(timeout), name=name
+    )
     if not known:
         message += " " + _("(firmware default; the value was not read)")
+    if inputs.firmware_version is None and table.fixed_failsafe_before_4_7_s is not None:
+        message += " " + _(
+            "The firmware's version is not known: before ArduPilot 4.7 this vehicle waits a fixed "
+            "{seconds:g} s instead."
+        ).format(seconds=table.fixed_failsafe_before_4_7_s)
     long_timeout = timeout > LONG_FAILSAFE_TIMEOUT_S
     yield Finding(
         "failsafe_timeout_long" if long_timeout else "failsafe_timeout",
         Severity.WARNING if long_timeout else Severity.INFO,
-        message,
+        message + then,
         _("A long timeout leaves the vehicle without control for that long; 1 s is the default.")
         if long_timeout
         else _("Allow that long, plus a second for telemetry, before expecting the failsafe."),

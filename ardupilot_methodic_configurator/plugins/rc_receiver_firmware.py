@@ -4,10 +4,15 @@
 
 The family comes from the HEARTBEAT type (or the host's vehicle name).  Parameter names differ
 between firmwares (Copter's ``FS_THR_ENABLE`` is Plane's ``THR_FAILSAFE``, Copter's ``FLTMODE_CH``
-is Rover's ``MODE_CH``), so every rule that names a parameter asks this module first.  The table
-follows ArduPilot 4.5 and later: ``RC_FS_TIMEOUT`` (default 1 s) is how long Copter, Heli and Rover
-wait without a valid frame before RC failsafe; Plane marks the receiver unhealthy 0.2 s after the
-last valid frame and acts after ``FS_SHORT_TIMEOUT`` (default 1.5 s).
+is Rover's ``MODE_CH``), so every rule that names a parameter asks this module first.
+
+How long a silent receiver takes to become RC failsafe depends on the firmware and its version
+(`failsafe_timing`): Copter and Heli wait ``RC_FS_TIMEOUT`` (default 1 s); before 4.7, Rover
+waited a fixed 0.5 s and Plane a fixed 1 s (then ten checks of its failsafe counter), and from
+4.7 both use ``RC_FS_TIMEOUT`` too.  Rover's ``FS_TIMEOUT`` and Plane's ``FS_SHORT_TIMEOUT`` are
+the time the failsafe action waits after that.  The 4.7 development builds of mid-2025 (real SITL
+"V4.7.0-dev (90700977)") still have the fixed time, so a 4.7.0 development build counts as before
+4.7.  An unknown version is taken as the newest, whose deadline is never the shorter.
 
 It also says what values mean, from ArduPilot's own definitions: ``RC_PROTOCOLS`` bit 0 enables
 every protocol and bit n+1 protocol n (named as ArduPilot prints it in "RCInput: decoding
@@ -18,6 +23,7 @@ and pure functions: no message, socket or clock.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -45,10 +51,11 @@ class FamilyParameters:
     mode_channel: str
     mode_slot_prefix: str  # FLTMODE1..6 or MODE1..6
     default_mode_channel: int
-    # The timeout that decides when a silent receiver becomes RC failsafe, and its default.
-    failsafe_timeout: str
-    default_failsafe_timeout_s: float
     default_failsafe_pwm: int
+    # How long the failsafe action waits once RC failsafe is detected (Rover, Plane).
+    failsafe_action_delay: str | None = None
+    # Before 4.7: the fixed time a silent receiver took to become RC failsafe (Rover, Plane).
+    fixed_failsafe_before_4_7_s: float | None = None
     extra: tuple[str, ...] = ()
     # Which RCMAP_* parameters name a stick that a pilot must be able to move.
     sticks: tuple[str, ...] = ("RCMAP_ROLL", "RCMAP_PITCH", "RCMAP_THROTTLE", "RCMAP_YAW")
@@ -63,8 +70,6 @@ _COPTER = FamilyParameters(
     mode_channel="FLTMODE_CH",
     mode_slot_prefix="FLTMODE",
     default_mode_channel=5,
-    failsafe_timeout="RC_FS_TIMEOUT",
-    default_failsafe_timeout_s=1.0,
     default_failsafe_pwm=975,
 )
 _PLANE = FamilyParameters(
@@ -73,9 +78,9 @@ _PLANE = FamilyParameters(
     mode_channel="FLTMODE_CH",
     mode_slot_prefix="FLTMODE",
     default_mode_channel=8,
-    failsafe_timeout="FS_SHORT_TIMEOUT",
-    default_failsafe_timeout_s=1.5,
     default_failsafe_pwm=950,
+    failsafe_action_delay="FS_SHORT_TIMEOUT",
+    fixed_failsafe_before_4_7_s=1.0,
     extra=("FS_LONG_TIMEOUT",),
 )
 _ROVER = FamilyParameters(
@@ -84,9 +89,9 @@ _ROVER = FamilyParameters(
     mode_channel="MODE_CH",
     mode_slot_prefix="MODE",
     default_mode_channel=8,
-    failsafe_timeout="RC_FS_TIMEOUT",
-    default_failsafe_timeout_s=1.0,
     default_failsafe_pwm=910,
+    failsafe_action_delay="FS_TIMEOUT",
+    fixed_failsafe_before_4_7_s=0.5,
     # Rover steers with the RCMAP_ROLL channel and drives with RCMAP_THROTTLE.
     sticks=("RCMAP_ROLL", "RCMAP_THROTTLE"),
 )
@@ -98,12 +103,14 @@ FAMILY_PARAMETERS: dict[VehicleFamily, FamilyParameters] = {
     VehicleFamily.ROVER: _ROVER,
 }
 
+RC_FS_TIMEOUT = "RC_FS_TIMEOUT"
+DEFAULT_RC_FS_TIMEOUT_S = 1.0
 # Read on every vehicle: RC_Channels, RCMap and RSSI are libraries every firmware shares.
 COMMON_PARAMETERS: tuple[str, ...] = (
     "RC_PROTOCOLS",
     "RC_OPTIONS",
     "RC_OVERRIDE_TIME",
-    "RC_FS_TIMEOUT",
+    RC_FS_TIMEOUT,
     "RSSI_TYPE",
     "RCMAP_ROLL",
     "RCMAP_PITCH",
@@ -162,6 +169,73 @@ _SWITCH_PWM_MIN_EXCLUSIVE = 800
 _SWITCH_PWM_MAX_EXCLUSIVE = 2200
 
 
+# AUTOPILOT_VERSION.flight_sw_version's lowest byte: FIRMWARE_VERSION_TYPE_OFFICIAL and below.
+_VERSION_TYPE_OFFICIAL = int(_mavlink.FIRMWARE_VERSION_TYPE_OFFICIAL)
+_BANNER_VERSION = re.compile(
+    r"\bV?(\d+)\.(\d+)(?:\.(\d+))?(-dev|-beta\d*|-rc\d*|beta\d*|rc\d*)?", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, order=True)
+class FirmwareVersion:
+    """An ArduPilot firmware version; ``release`` is False for development, beta and rc builds."""
+
+    major: int
+    minor: int
+    patch: int = 0
+    release: bool = True
+
+    def __str__(self) -> str:
+        text = f"{self.major}.{self.minor}.{self.patch}"
+        return text if self.release else text + "-dev"
+
+
+def version_from_banner(text: str | None) -> FirmwareVersion | None:
+    """The version in a firmware banner ("ArduRover V4.7.0-dev (90700977)") or a host's version
+    text ("4.6.2"), else None."""
+    match = _BANNER_VERSION.search(text or "")
+    if match is None:
+        return None
+    major, minor, patch, suffix = match.groups()
+    return FirmwareVersion(int(major), int(minor), int(patch or 0), suffix is None)
+
+
+def version_from_autopilot_version(flight_sw_version: int) -> FirmwareVersion:
+    """The version AUTOPILOT_VERSION.flight_sw_version packs (major, minor, patch, type bytes)."""
+    return FirmwareVersion(
+        (flight_sw_version >> 24) & 0xFF,
+        (flight_sw_version >> 16) & 0xFF,
+        (flight_sw_version >> 8) & 0xFF,
+        (flight_sw_version & 0xFF) == _VERSION_TYPE_OFFICIAL,
+    )
+
+
+@dataclass(frozen=True)
+class FailsafeTiming:
+    """When a silent receiver becomes RC failsafe: after ``parameter`` (its default ``seconds``), or
+    after a fixed ``seconds`` when ``parameter`` is None; then the action waits ``action_delay``."""
+
+    parameter: str | None
+    seconds: float
+    action_delay: str | None = None
+
+    def timeout_s(self, values: Mapping[str, float]) -> float:
+        if self.parameter is None:
+            return self.seconds
+        return values.get(self.parameter, self.seconds)
+
+
+def failsafe_timing(family: VehicleFamily, version: FirmwareVersion | None) -> FailsafeTiming:
+    table = FAMILY_PARAMETERS.get(family)
+    if table is None:
+        return FailsafeTiming(RC_FS_TIMEOUT, DEFAULT_RC_FS_TIMEOUT_S)
+    fixed = table.fixed_failsafe_before_4_7_s
+    # A 4.7.0 development build sorts below the 4.7.0 release, where the change arrived.
+    if fixed is not None and version is not None and version < FirmwareVersion(4, 7):
+        return FailsafeTiming(None, fixed, table.failsafe_action_delay)
+    return FailsafeTiming(RC_FS_TIMEOUT, DEFAULT_RC_FS_TIMEOUT_S, table.failsafe_action_delay)
+
+
 def family_from_mav_type(mav_type: int | None) -> VehicleFamily:
     """The family of a HEARTBEAT ``type``; unknown for anything this check has no table for."""
     if mav_type is None:
@@ -212,7 +286,9 @@ def wanted_parameters(family: VehicleFamily, known: dict[str, float]) -> tuple[s
     names = list(COMMON_PARAMETERS)
     table = FAMILY_PARAMETERS.get(family)
     if table is not None:
-        names.extend((table.failsafe_enable, table.failsafe_pwm, table.failsafe_timeout, table.mode_channel))
+        names.extend((table.failsafe_enable, table.failsafe_pwm, table.mode_channel))
+        if table.failsafe_action_delay is not None:
+            names.append(table.failsafe_action_delay)
         names.extend(table.mode_slots())
         names.extend(table.extra)
     if "RCMAP_THROTTLE" in known:

@@ -107,7 +107,7 @@ def test_the_receiver_parameters_default_as_both_the_demo_and_the_check_say(
     assert {name: demo_defaults[name] for name in names} == reported
     check_defaults = {
         table.failsafe_pwm: table.default_failsafe_pwm,
-        table.failsafe_timeout: table.default_failsafe_timeout_s,
+        check_firmware.RC_FS_TIMEOUT: check_firmware.DEFAULT_RC_FS_TIMEOUT_S,
         table.mode_channel: table.default_mode_channel,
         **check_firmware.RCMAP_DEFAULTS,
     }

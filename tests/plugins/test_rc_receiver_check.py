@@ -252,6 +252,69 @@ def test_plane_names_its_own_failsafe_parameters(harness: ModelHarness) -> None:
     assert codes(state)["rc_failsafe_no_action"] is Severity.WARNING
 
 
+ROVER_PARAMETERS = {
+    **COPTER,
+    "FS_THR_VALUE": 910,
+    "FS_TIMEOUT": 1.5,
+    "MODE_CH": 8,
+    **{f"MODE{slot}": 0 for slot in range(1, 7)},
+}
+
+
+def failsafe_timeout_text(state: RCReceiverState) -> str:
+    found = [f for f in state.check.findings if f.code.startswith("failsafe_timeout")]
+    assert found, [f.code for f in state.check.findings]
+    return found[0].message
+
+
+@pytest.mark.parametrize(
+    ("how", "said", "timeout"),
+    [
+        ("banner 4.6.2", "This firmware (4.6.2) enters RC failsafe a fixed 0.5 s after the last valid", 0.5),
+        ("banner 4.7.0-dev", "This firmware (4.7.0-dev) enters RC failsafe a fixed 0.5 s", 0.5),
+        ("banner 4.7.1", "Expect RC failsafe about 4 s after the receiver stops (RC_FS_TIMEOUT).", 4.0),
+        ("autopilot_version 4.6.2", "This firmware (4.6.2) enters RC failsafe a fixed 0.5 s", 0.5),
+        ("unknown", "before ArduPilot 4.7 this vehicle waits a fixed 0.5 s instead.", 4.0),
+    ],
+)
+def test_a_rovers_failsafe_timing_follows_the_firmware_version_it_reports(
+    harness: ModelHarness, how: str, said: str, timeout: float
+) -> None:
+    """
+    GIVEN a Rover with RC_FS_TIMEOUT 4 that says its version in its banner or in AUTOPILOT_VERSION,
+          or not at all
+    WHEN the check reads it
+    THEN before 4.7 (and on 4.7.0 development builds) the finding names the fixed 0.5 s and the
+         deadline for the failsafe follows it; from 4.7 RC_FS_TIMEOUT; unknown says both
+    """
+    harness.vehicle.mav_type = mavlink2.MAV_TYPE_GROUND_ROVER
+    harness.vehicle.parameters = {**ROVER_PARAMETERS, "RC_FS_TIMEOUT": 4}
+    kind, _space, version = how.partition(" ")
+    if kind == "banner":
+        banner = f"ArduRover V{version} (90700977)".encode()
+        harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, banner))
+    elif kind == "autopilot_version":
+        harness.vehicle.send(
+            mavlink2.MAVLink_autopilot_version_message(
+                0, (4 << 24) | (6 << 16) | (2 << 8) | 255, 0, 0, 0, bytes(8), bytes(8), bytes(8), 0, 0, 0
+            )
+        )
+    harness.model.activate()
+    state = harness.poll_until(
+        lambda s: s.check.family is VehicleFamily.ROVER and s.check.parameters_complete, "Rover's parameters"
+    )
+    assert said in failsafe_timeout_text(state)
+    assert "FS_TIMEOUT = 1.5 s then delays the failsafe action." in failsafe_timeout_text(state)
+
+    live_receiver(harness)
+    harness.model.confirm_transmitter(False)
+    deadline = harness.model.state.check.guide.failsafe_deadline
+    off_at = harness.model.state.check.guide.off_at
+    assert deadline is not None
+    assert off_at is not None
+    assert deadline - off_at == pytest.approx(timeout + FAILSAFE_MARGIN_S)
+
+
 # ---- roles, spans and the flight-mode slot -----------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from amc_rc_receiver.plugins.rc_receiver_evidence import (
 from amc_rc_receiver.plugins.rc_receiver_firmware import (
     VehicleFamily,
     enabled_protocols,
+    failsafe_timing,
     family_from_mav_type,
     family_from_name,
     mode_channel,
@@ -27,6 +28,8 @@ from amc_rc_receiver.plugins.rc_receiver_firmware import (
     mode_slot,
     protocol_enabled,
     stick_channels,
+    version_from_autopilot_version,
+    version_from_banner,
     wanted_parameters,
 )
 
@@ -198,3 +201,43 @@ def test_rc_protocols_bits_follow_ardupilot() -> None:
     assert protocol_enabled(1 << 4, "SBUS") is True
     assert protocol_enabled(1 << 9, "Nonsense") is None
     assert enabled_protocols((1 << 3) | (1 << 9)) == ("SBUS", "CRSF")
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "parameter", "seconds"),
+    [
+        (VehicleFamily.ROVER, "ArduRover V4.6.2 (5ba3c9ab)", None, 0.5),
+        (VehicleFamily.ROVER, "ArduRover V4.7.0-dev (90700977)", None, 0.5),
+        (VehicleFamily.ROVER, "ArduRover V4.7.0 (1234abcd)", "RC_FS_TIMEOUT", 1.0),
+        (VehicleFamily.PLANE, "ArduPlane V4.5.7 (1234abcd)", None, 1.0),
+        (VehicleFamily.PLANE, "ArduPlane V4.7.1 (1234abcd)", "RC_FS_TIMEOUT", 1.0),
+        (VehicleFamily.COPTER, "ArduCopter V4.4.0 (1234abcd)", "RC_FS_TIMEOUT", 1.0),
+        (VehicleFamily.ROVER, None, "RC_FS_TIMEOUT", 1.0),
+    ],
+)
+def test_when_a_silent_receiver_becomes_rc_failsafe_follows_the_firmware_version(
+    family: VehicleFamily, text: str | None, parameter: str | None, seconds: float
+) -> None:
+    """
+    GIVEN a firmware banner (or none: the version is not known)
+    WHEN the failsafe timing is looked up
+    THEN Rover and Plane before 4.7 (and the 4.7.0 development build of real SITL) wait a fixed
+         time, from 4.7 and on Copter RC_FS_TIMEOUT; an unknown version is taken as the newest
+    """
+    timing = failsafe_timing(family, version_from_banner(text))
+
+    assert (timing.parameter, timing.seconds) == (parameter, seconds)
+    assert timing.timeout_s({"RC_FS_TIMEOUT": 3.0}) == (3.0 if parameter else seconds)
+
+
+def test_autopilot_version_and_a_hosts_version_text_name_the_same_version() -> None:
+    """
+    GIVEN AUTOPILOT_VERSION's packed flight_sw_version of 4.6.2 official and of 4.7.0 dev (type 0)
+    WHEN read
+    THEN they are 4.6.2 and 4.7.0-dev, like the texts a host or a banner gives
+    """
+    official = version_from_autopilot_version((4 << 24) | (6 << 16) | (2 << 8) | 255)
+    assert official == version_from_banner("4.6.2")
+    dev = version_from_autopilot_version((4 << 24) | (7 << 16))
+    assert dev == version_from_banner("ArduRover V4.7.0-dev (90700977)")
+    assert str(dev) == "4.7.0-dev"

@@ -255,7 +255,7 @@ def test_a_rover_asks_for_steering_then_a_centring_throttle(harness: ModelHarnes
     harness.vehicle.mav_type = mavlink2.MAV_TYPE_GROUND_ROVER
     harness.vehicle.send_heartbeat()
     modes = {f"MODE{slot}": 0 for slot in range(1, 7)}
-    with_parameters(harness, FS_THR_VALUE=910, MODE_CH=5, **modes)
+    with_parameters(harness, FS_THR_VALUE=910, FS_TIMEOUT=1.5, MODE_CH=5, **modes)
     centred = (1500, 1500, 1500, 1500, 1100)
     push_stick(harness, 1, 2000, rest=centred)
     push_stick(harness, 3, 2000, rest=centred)
