@@ -488,7 +488,7 @@ class ReceiverCheckTracker:
             )
             key = self._inputs(state, target)
             memo = self._check_memo
-            if memo is not None and memo[0] == key and self._guide.time_independent:
+            if memo is not None and memo[0] == key and self._guide.unchanged_at(state.now):
                 return memo[1]
             check = self._build(state, target)
             self._check_memo = (key, check)

@@ -113,14 +113,19 @@ class TransmitterGuide:
     def events(self) -> tuple[TransmitterEvent, ...]:
         return tuple(self._events)
 
-    @property
-    def time_independent(self) -> bool:
-        """Whether `update` can no longer change as time passes alone: the test is done, or it
-        waits for nothing timed (no stick held or awaited, nothing switched off)."""
+    def unchanged_at(self, now: float) -> bool:
+        """Whether `update` with the same inputs at ``now`` gives what it gave last: the test is
+        done, or it waits for nothing timed (nothing switched off; in the stick step, no settle,
+        rest, hold or timeout ran out since)."""
         step = self._state.step
         if step is GuideStep.DONE:
             return True
-        return step is not GuideStep.MOVE_STICKS and self._off is None
+        if self._off is not None:
+            return False
+        if step is not GuideStep.MOVE_STICKS:
+            return True
+        change_at = self._sticks.next_change_at()
+        return change_at is None or now < change_at
 
     @property
     def stick_observations(self) -> Mapping[str, StickObservation]:

@@ -27,6 +27,7 @@ to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -115,10 +116,15 @@ class StickTest:
         self._watching_since: float | None = None
         self._channels: dict[int, _Channel] = {}
         self._candidate: _Candidate | None = None
+        # How long a channel must stay in a zone to rest there, for the stick asked for now.
+        self._rest_s = REST_S
+        # When `update` could next change anything with the same values (`next_change_at`).
+        self._next_change: float | None = -math.inf
         # Grows with every change the snapshot shows (a stick answered, a program push begun).
         self.version = 0
 
     def restart(self) -> None:
+        self._next_change = -math.inf
         self._observations.clear()
         self._channels.clear()
         self._start_over()
@@ -135,6 +141,7 @@ class StickTest:
 
     def pause(self) -> None:
         """Telemetry stopped: the current stick is asked for again once it is back."""
+        self._next_change = -math.inf
         self._channels.clear()
         if self._asked_at is not None:
             self._start_over()
@@ -166,6 +173,27 @@ class StickTest:
             return None
         return axis, self._watching_since is not None
 
+    def next_change_at(self) -> float | None:
+        """The earliest time at which `update` with the same channel values could change anything:
+        a settle, a rest, a hold or the timeout running out; None when nothing is asked for."""
+        return self._next_change
+
+    def _find_next_change(self, axes: tuple[str, ...], by_program: bool) -> float | None:
+        if self.current(axes) is None:
+            return None
+        asked_at, watching = self._asked_at, self._watching_since
+        if asked_at is None:
+            return -math.inf
+        if watching is None:
+            return asked_at + SETTLE_S if by_program else -math.inf
+        times = [watching + STICK_TIMEOUT_S]
+        if self._candidate is not None:
+            times.append(self._candidate.since + HOLD_S)
+        for channel in self._channels.values():
+            if channel.zone not in channel.rested:
+                times.append(channel.since + self._rest_s)
+        return min(times)
+
     def skip(self, axes: tuple[str, ...], now: float) -> None:
         axis = self.current(axes)
         if axis is not None:
@@ -180,6 +208,19 @@ class StickTest:
         by_program: bool,
         family: VehicleFamily = VehicleFamily.UNKNOWN,
     ) -> None:
+        try:
+            self._update(now, axes, pwm, by_program, family)
+        finally:
+            self._next_change = self._find_next_change(axes, by_program)
+
+    def _update(
+        self,
+        now: float,
+        axes: tuple[str, ...],
+        pwm: Mapping[int, int],
+        by_program: bool,
+        family: VehicleFamily,
+    ) -> None:
         axis = self.current(axes)
         if axis is None:
             return
@@ -187,7 +228,8 @@ class StickTest:
             self._asked_at = now
             self.version += 1
         centres = centring(family, axis)
-        self._remember(now, pwm, REST_S if by_program or centres else THROTTLE_REST_S)
+        self._rest_s = REST_S if by_program or centres else THROTTLE_REST_S
+        self._remember(now, pwm, self._rest_s)
         if self._watching_since is None:
             if now < self._asked_at + (SETTLE_S if by_program else 0.0):
                 return
@@ -240,6 +282,7 @@ class StickTest:
         return best
 
     def _record(self, observation: StickObservation) -> None:
+        self._next_change = -math.inf
         self._observations[observation.axis] = observation
         self._start_over()
         self.version += 1
