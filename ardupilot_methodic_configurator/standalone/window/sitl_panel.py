@@ -24,7 +24,9 @@ from .link_follow import WindowLike, WindowLinkFollower
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000
-CONSOLE_HEIGHT_LINES = 8
+# Few lines: on a 720 px screen the receiver check above must keep its readings in view; the
+# console scrolls, and follows its end.
+CONSOLE_HEIGHT_LINES = 4
 COLOUR_NOTE = "#1f5fa8"
 
 
