@@ -13,6 +13,14 @@ fields with the last snapshot it drew, and every widget remembers the value it s
 which nothing visible changed touches no widget at all.  One ``after()`` timer drives polling; it
 exists only while the view is active and not suspended, and is cancelled on every way out.  The
 view depends on ``RCReceiverModelLike`` (a Protocol) rather than on the concrete data model.
+
+The view is laid out for a 1280x720 screen and for German: the verdict on one line (a link
+problem, when there is one, right under it), then the channels, the guided test and the receiver
+status, which must be in view unscrolled; the findings,
+streams, radio messages and guidance follow below, or beside them once the view is wide enough for
+a second column (``_arrange``).  Columns are as wide as their longest text in the current language
+and labels wrap at their frame's width (`rc_receiver_tk_text`); the keyboard is
+`rc_receiver_tk_keys`.
 """
 
 from __future__ import annotations
@@ -99,7 +107,9 @@ _TITLE_MARGIN = 24
 # What a stream's interval request wraps at, at least.
 _REQUEST_MIN_WIDTH = 160
 # The row below the readings: the details' own row when they are underneath.
-_SPARE_ROW = 5
+_SPARE_ROW = 6
+# The rows of the readings: the notice of link problems, the channels, the guided test, the status.
+_NOTICE_ROW, _CHANNELS_ROW, _GUIDE_ROW, _STATUS_ROW = 2, 3, 4, 5
 
 
 class RCReceiverModelLike(Protocol):
@@ -156,9 +166,15 @@ class RCReceiverView(ttk.Frame):
         # The verdict comes first: it is the answer the whole step exists for.
         self.banner = VerdictBanner(body)
         self.banner.frame.grid(row=1, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        # Right under the verdict: a link that closed or telemetry that stopped explains the rest.
+        # It takes no room while all is well.
+        self.notice = ttk.Label(body, text="", justify=tk.LEFT)
+        self.notice.grid(row=_NOTICE_ROW, column=0, padx=_PAD, pady=(0, 2), sticky=tk.W)
+        self._notice_wrap = WrapFollower(body, width=_WRAP_LENGTH, margin=2 * _PAD)
+        self._notice_wrap.add(self.notice)
 
         channels = ttk.LabelFrame(body, text=_("Channels"))
-        channels.grid(row=2, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        channels.grid(row=_CHANNELS_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
         channels.columnconfigure(1, weight=1)
         self.channel_rows = tuple(
             BarRow(channels, _("CH{number}").format(number=number), PWM_BAR_MAX_US - PWM_BAR_MIN_US, row)
@@ -178,15 +194,16 @@ class RCReceiverView(ttk.Frame):
             on_save=self._on_save_report,
             keys=self._keys,
         )
-        self.guide.frame.grid(row=3, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        self.guide.frame.grid(row=_GUIDE_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
         self.guide.save_button.configure(style=BUTTON_STYLE)
 
         status = ttk.LabelFrame(body, text=_("Receiver status"))
-        status.grid(row=4, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        status.grid(row=_STATUS_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
         self.present_lamp = Lamp(status, _("Receiver seen by the flight controller:"), 0)
         self.failsafe_lamp = Lamp(status, _("RC failsafe:"), 1)
         self.failsafe_observed_lamp = Lamp(status, _("Failsafe observed during this test:"), 2)
         self.recovery_lamp = Lamp(status, _("Recovery observed:"), 3)
+        size_columns(status, TextMeasure.of(self.present_lamp.value), _lamp_value_texts(), padding=8)
         # What the flight controller says it decodes ("RCInput: decoding SBUS(1)").
         ttk.Label(status, text=_("Protocol the flight controller decodes:")).grid(
             row=4, column=1, pady=(1, 4), sticky=tk.W
@@ -227,13 +244,8 @@ class RCReceiverView(ttk.Frame):
         )
         self.radio_messages.frame.grid(row=2, column=0, padx=_PAD, pady=3, sticky=tk.EW)
 
-        self.notice = ttk.Label(details, text="", justify=tk.LEFT)
-        self.notice.grid(row=3, column=0, padx=_PAD, pady=3, sticky=tk.W)
-        self._notice_wrap = WrapFollower(details, width=_WRAP_LENGTH, margin=2 * _PAD)
-        self._notice_wrap.add(self.notice)
-
         guidance = ttk.LabelFrame(details, text=_("How to check the receiver"))
-        guidance.grid(row=4, column=0, padx=_PAD, pady=(3, _PAD), sticky=tk.EW)
+        guidance.grid(row=3, column=0, padx=_PAD, pady=(3, _PAD), sticky=tk.EW)
         self.guidance = ttk.Label(guidance, text=guidance_text(), justify=tk.LEFT)
         self.guidance.pack(padx=6, pady=6, anchor=tk.W)
         self._guidance_wrap = WrapFollower(guidance, width=_WRAP_LENGTH, margin=20)
@@ -270,9 +282,16 @@ class RCReceiverView(ttk.Frame):
         """Which key presses which button (lower and upper case)."""
         return self._keys.keys
 
+    def two_column_width(self) -> int:
+        """The width from which the view puts its findings beside its readings (scroll bar included):
+        a host with room to spare gives the view this much."""
+        return self._readings_width() + self._details_min + self._scroll.scrollbar.winfo_reqwidth()
+
+    def _readings_width(self) -> int:
+        return max(frame.winfo_reqwidth() for frame in self._essentials) + 2 * _PAD
+
     def _arrange(self, width: int) -> None:
-        readings = max(frame.winfo_reqwidth() for frame in self._essentials) + 2 * _PAD
-        two = width >= readings + self._details_min
+        two = width >= self._readings_width() + self._details_min
         if two == self._two_columns:
             return
         self._two_columns = two
@@ -283,10 +302,12 @@ class RCReceiverView(ttk.Frame):
         # takes whatever height the details need beyond the readings' (not the readings' rows).
         body.rowconfigure(_SPARE_ROW, weight=1 if two else 0)
         span = 2 if two else 1
-        self._title.grid_configure(columnspan=span)
-        self.banner.frame.grid_configure(columnspan=span)
+        for widget in (self._title, self.banner.frame, self.notice):
+            widget.grid_configure(columnspan=span)
         if two:
-            self._details.grid_configure(row=2, column=1, rowspan=_SPARE_ROW - 1, sticky="new")
+            self._details.grid_configure(
+                row=_CHANNELS_ROW, column=1, rowspan=_SPARE_ROW - _CHANNELS_ROW + 1, sticky="new"
+            )
         else:
             self._details.grid_configure(row=_SPARE_ROW, column=0, rowspan=1, sticky=tk.NSEW)
 
@@ -611,6 +632,13 @@ class RCReceiverView(ttk.Frame):
 
 
 _UNSET = object()
+
+
+def _lamp_value_texts() -> dict[int, list[str]]:
+    """Every value of the receiver status (and the protocol's first), so the column never grows."""
+    values = [_("unknown"), _("yes"), _("no"), _("active"), _("not active"), _("not yet")]
+    values += [relative_time_text(True, 888.8, 0.0), _("not announced yet")]
+    return {2: values}
 
 
 def _channel_column_texts() -> dict[int, list[str]]:

@@ -26,6 +26,9 @@ _BREAK_AFTER = re.compile(r"(?<=[_/\\.\-])")
 _MEASURE_CACHE = 4096
 TOOLTIP_DELAY_MS = 400
 TOOLTIP_WRAP = 420
+# A label draws its text inside a border and padding of its own (up to 2 px a side in the themes
+# of Tk 8.6): room a wrap length or a column's width must leave beyond the text.
+LABEL_INSET = 4
 
 Measure = Callable[[str], int]
 
@@ -312,4 +315,4 @@ class WrapFollower:
 
     def _resized(self, event: tk.Event[tk.Misc]) -> None:
         if int(event.width) > 1:
-            self.set_width(int(event.width) - self._margin)
+            self.set_width(int(event.width) - self._margin - LABEL_INSET)

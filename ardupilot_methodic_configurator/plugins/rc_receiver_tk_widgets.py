@@ -33,7 +33,7 @@ from .rc_receiver_snapshot import (
     VerdictResult,
 )
 from .rc_receiver_tk_keys import KEY_OFF, KEY_ON, ViewKeys
-from .rc_receiver_tk_text import TextMeasure, WrapFollower
+from .rc_receiver_tk_text import LABEL_INSET, TextMeasure, WrapFollower
 from .rc_receiver_wording import (
     channel_role_text,
     channel_span_text,
@@ -262,7 +262,7 @@ def size_columns(
     ``padding``, the column's own padx), so neither a text is clipped nor the columns jump as
     values change.  Measured in the current language, whose words may be longer than English."""
     for column, texts in texts_by_column.items():
-        parent.columnconfigure(column, minsize=measure.widest(texts) + padding)
+        parent.columnconfigure(column, minsize=measure.widest(texts) + padding + LABEL_INSET)
 
 
 def show_when_set(widget: tk.Widget, text: str) -> None:
@@ -514,8 +514,9 @@ class TextList:
 def _role_column_texts() -> dict[int, Sequence[str]]:
     """Every role name and the longest range texts, for the role and range columns."""
     roles = ("roll", "pitch", "throttle", "yaw", "steering", FLIGHT_MODE_ROLE)
-    moved = ChannelEvidence(1, min_us=888, max_us=2888, moved=True)
-    still = ChannelEvidence(1, min_us=1000, max_us=2888)
+    # Four digits each, as every real reading has (800-2200 µs); the digits are equally wide.
+    moved = ChannelEvidence(1, min_us=8888, max_us=8888, moved=True)
+    still = ChannelEvidence(1, min_us=1000, max_us=9888)
     return {
         3: [channel_role_text(ChannelEvidence(1, role=role)) for role in roles],
         4: [channel_span_text(moved), channel_span_text(still)],

@@ -16,6 +16,7 @@ import pytest
 
 from amc_rc_receiver.plugins.rc_receiver_tk_text import (
     ELLIPSIS,
+    LABEL_INSET,
     TextMeasure,
     Tooltip,
     WrapFollower,
@@ -124,9 +125,13 @@ def test_labels_wrap_again_at_their_frames_new_width_when_it_changes(root: tk.Tk
 
     follower.show(label, text, setter)
     root.geometry("200x400")
-    assert pump_until(root, lambda: int(label.cget("wraplength")) == frame.winfo_width() - 10)
+    def room() -> int:  # the frame's width less the margin and the label's own inset
+        return frame.winfo_width() - 10 - LABEL_INSET
 
-    assert all(measure(word) <= frame.winfo_width() - 10 for word in str(label.cget("text")).split())
+    assert pump_until(root, lambda: int(label.cget("wraplength")) == room())
+
+    assert all(measure(word) <= room() for word in str(label.cget("text")).split())
+    assert label.winfo_width() >= label.winfo_reqwidth()
     assert follower.text(label) == text
     assert written[-1] == str(label.cget("text"))
 

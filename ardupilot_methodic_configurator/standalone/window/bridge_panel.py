@@ -553,12 +553,14 @@ class BridgePanel(ttk.Frame):
         if selection and selection[0] in self._rows:
             name, values = self._rows[selection[0]]
             headings = column_headings()
-            lines = [name] + [
+            parts = [name] + [
                 _("{heading}: {value}").format(heading=headings[column], value=value)
                 for column, value in zip(COLUMNS, values, strict=True)
                 if value
             ]
-            text = "\n".join(lines)
+            # One paragraph, wrapped at the strip's width: a line per column would take the
+            # height the receiver check above needs.
+            text = " · ".join(parts)
         self._set_option(self.details, "text", text)
         self._show_line(self.details, bool(text))
 

@@ -3,10 +3,11 @@
 """Sizes in the `amc-rc-receiver` window: its first size, how the receiver step shares its width
 between the receiver check and the parameter table, scrollable widths.
 
-The parameter table gets the width its names, values and a short meaning need, and the receiver
-check, which every user came for, everything else: at the default size that is room for the
-check's findings beside its readings.  When the window is narrower than both need, the table
-gives way first (its meanings shorten), never the check.
+The receiver check, which every user came for, gets its width first: where the window has room for
+its second column (its findings beside its readings, at the default size) the parameter table keeps
+only the width its names, values and a short meaning need; elsewhere the check takes what it asks
+for and the table, whose meanings then read further, the rest.  When the window is narrower than
+both need, the table gives way (its meanings shorten), never the check.
 """
 
 from __future__ import annotations
@@ -47,19 +48,26 @@ def fit_scrollable_width(frame: tk.Misc) -> None:
 
 
 class StepColumns:
-    """Keeps the parameter table of a left-placed plugin at ``table_width()`` px, the plugin the rest.
+    """Shares a left-placed plugin's step between the plugin and the parameter table.
 
     The table's frame asks for exactly ``table_width()`` (whatever its wrapping labels would ask
-    for at the width they are given), and the plugin's column is given a minimum of what that
-    leaves; a minimum below what the plugin asks for is simply not reached, and the table's
-    column, the one with weight, shrinks.  Were the table's request to follow its width, the two
-    columns would push each other and the window would grow without end.
+    for at the width they are given).  Where what that leaves reaches ``plugin_room()`` (the width
+    from which the plugin has a use for more, ``None``: always), the plugin's column is given it as
+    a minimum; otherwise the plugin takes what it asks for and the table, the column with weight,
+    the rest, shrinking first when there is not enough.  Were the table's request to follow its
+    width, the two columns would push each other and the window would grow without end.
     """
 
-    def __init__(self, layout: StepLayout, table_width: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        layout: StepLayout,
+        table_width: Callable[[], int],
+        plugin_room: Callable[[], int] | None = None,
+    ) -> None:
         self._container = layout.container
         self._content = layout.content_frame
         self._table_width = table_width
+        self._plugin_room = plugin_room
         self._content.pack_propagate(False)
         self._container.columnconfigure(0, weight=0)
         self._container.columnconfigure(1, weight=1)
@@ -76,5 +84,8 @@ class StepColumns:
         self._share(int(event.width))
 
     def _share(self, width: int) -> None:
-        if width > 1:
-            self._container.columnconfigure(0, minsize=max(0, width - self._table_width()))
+        if width <= 1:
+            return
+        left = max(0, width - self._table_width())
+        wanted = None if self._plugin_room is None else self._plugin_room()
+        self._container.columnconfigure(0, minsize=left if wanted is None or left >= wanted else 0)

@@ -243,7 +243,11 @@ class StandaloneWindow:
         if layout.plugin_frame is not None:
             fit_scrollable_width(layout.plugin_frame)
             if layout.placement == "left":
-                self._step_columns = StepColumns(layout, table.natural_width)
+                # A plugin that can use a wider column says from which width on (the receiver
+                # check: its second column); any other plugin gets all the table leaves.
+                room = getattr(self.host.active_view, "two_column_width", None)
+                room = room if callable(room) else None
+                self._step_columns = StepColumns(layout, table.natural_width, room)
         if not self.session.flight_controller.is_connected:
             # Stopping restores the stream intervals on the link the model requested them on.
             self.host.stop_view()

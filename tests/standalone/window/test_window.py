@@ -164,7 +164,7 @@ def test_choosing_another_vehicle_shows_its_receiver_step_and_example(
     assert not old_view.winfo_exists()
 
 
-def test_the_bridge_strip_opens_for_added_bridges_and_keeps_the_persons_choice(
+def test_the_bridge_strip_keeps_the_persons_choice_when_toggled_before_a_bridge_is_added(
     window: StandaloneWindow,
 ) -> None:
     """GIVEN the window without bridges (the strip closed to its summary line)
