@@ -6,10 +6,14 @@
 The window runs in this process on the current X display (or on an Xvfb this script starts
 when DISPLAY is unset); the script pumps Tk until the window shows each state, then grabs the
 top-level window with ImageMagick's `import` (or `xwd` + `convert`, or Pillow's ImageGrab).
-States: live channels, a completed transmitter-off/on failsafe test, a vehicle that stopped
-sending telemetry, and the guided test's three verdicts: PASSED (the program switched its own
-transmitter), INCOMPLETE with its next step (a person's transmitter, "It is off" waiting) and
-FAILED with a parameter finding (the demo set up with RC failsafe disabled).
+The window has the size of a small laptop screen, 1280x720, so each picture shows what a person
+sees there without scrolling.  States: live channels, a completed transmitter-off/on failsafe test,
+a vehicle that stopped sending telemetry, and the guided test's three verdicts: PASSED (the program
+switched its own transmitter), INCOMPLETE with its next step (a person's transmitter, "It is off"
+waiting) and FAILED with a parameter finding (the demo set up with RC failsafe disabled), two
+findings of the guided test (a throttle failsafe, ExpressLRS), the stick step (the program pushing
+its pitch stick) and a reversed pitch found; then the INCOMPLETE one once more in German
+(`--language de`, as the program is asked for it).
 """
 
 from __future__ import annotations
@@ -29,15 +33,18 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from amc_rc_receiver import install_language  # noqa: E402
 from amc_rc_receiver.demo.setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
+from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep, RCReceiverState  # noqa: E402
 from amc_rc_receiver.standalone.options import DEMO_DEVICE  # noqa: E402
 from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
-from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY  # noqa: E402
 from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
-GEOMETRY = DEFAULT_GEOMETRY
+# A small laptop's screen: what a person sees there without scrolling is what the pictures show.
+GEOMETRY = "1280x720"
+GERMAN = "de"
 XVFB_SCREEN = "1600x1000x24"
 WAIT_S = 20.0
 # Long enough for the measured stream rates and the bridge packet rates to settle.
@@ -186,6 +193,9 @@ def take_verdict_screenshots(output: Path) -> None:
         # Two findings the guided test adds: which way the failsafe fired, and ExpressLRS's rules.
         ("finding_low_throttle.png", "receiver-low-throttle", True),
         ("finding_elrs.png", "elrs-modes-on-ch5", True),
+        # The stick step: the program pushing its pitch stick, and a pitch its transmitter reverses.
+        ("stick_step.png", "configured", True),
+        ("finding_reversed_pitch.png", "reversed-pitch", True),
     ):
         session = CheckSession(demo_choice=DemoChoice(setup=setup))
         root = tk.Tk()
@@ -207,7 +217,20 @@ def take_verdict_screenshots(output: Path) -> None:
             def step(view: Callable[[], RCReceiverView] = view) -> str:
                 return str(view().banner.detail.cget("text"))
 
-            if name.startswith("finding_") or name == "verdict_passed.png":
+            def pushing_pitch(window: StandaloneWindow = window) -> bool:
+                state = getattr(window.host.active_model, "state", None)
+                stick = state.check.guide.stick if isinstance(state, RCReceiverState) else None
+                return stick is not None and stick.axis == "pitch" and stick.pushed
+
+            if name == "stick_step.png":
+                pump_until(root, pushing_pitch, "the program pushing its pitch stick", timeout=60)
+                # The picture as the push reaches the bars, before the stick is answered.
+                pump_for(root, 0.3)
+                grab(root, output / name)
+                continue
+            if name == "finding_reversed_pitch.png":
+                pump_until(root, lambda: banner() == "FAILED", "the FAILED banner", timeout=60)
+            elif name.startswith("finding_") or name == "verdict_passed.png":
                 pump_until(root, lambda: banner() == "PASSED", "the PASSED banner", timeout=60)
             elif name == "verdict_incomplete.png":
                 pump_until(root, lambda: step() == "Switch the transmitter off.", "the next step", timeout=60)
@@ -217,6 +240,29 @@ def take_verdict_screenshots(output: Path) -> None:
             grab(root, output / name)
         finally:
             window.close()
+
+
+def take_german_screenshot(output: Path) -> None:
+    """The guided test waiting for a person's "It is off", in German: words longer than English."""
+    install_language(GERMAN)
+    session = CheckSession(demo_choice=DemoChoice(setup="configured"))
+    root = tk.Tk()
+    root.geometry(GEOMETRY)
+    window = StandaloneWindow(root, session)
+    try:
+        window.connect(DEMO_DEVICE)
+
+        def waiting_for_off() -> bool:
+            state = getattr(window.host.active_model, "state", None)
+            return isinstance(state, RCReceiverState) and state.check.guide.step is GuideStep.SWITCH_OFF
+
+        pump_until(root, waiting_for_off, "the step that asks for 'It is off'", timeout=60)
+        show_details(window)
+        pump_for(root, SETTLE_S)
+        grab(root, output / f"verdict_incomplete_{GERMAN}.png")
+    finally:
+        window.close()
+        install_language(None)
 
 
 def show_details(window: StandaloneWindow) -> None:
@@ -242,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         with x_display():
             take_screenshots(args.output)
             take_verdict_screenshots(args.output)
+            take_german_screenshot(args.output)
     except (ScreenshotError, subprocess.SubprocessError, tk.TclError) as error:
         print(f"screenshots failed: {error}", file=sys.stderr)
         return 1

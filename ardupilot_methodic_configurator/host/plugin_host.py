@@ -299,11 +299,13 @@ class PluginHost:
     def _build_layout(self, placement: str | None) -> StepLayout:
         container = ttk.Frame(self._parent)
         container.pack(fill=tk.BOTH, expand=True)
-        content = ttk.Frame(container)
         if placement is None:
+            content = ttk.Frame(container)
             content.pack(fill=tk.BOTH, expand=True)
             return StepLayout(container, content, None, None)
+        # Made before the content, so that Tab reaches the plugin first, as a person reads it.
         plugin_frame = ttk.Frame(container)
+        content = ttk.Frame(container)
         if placement == PLACEMENT_TOP:
             container.columnconfigure(0, weight=1)
             container.rowconfigure(1, weight=1)
@@ -319,7 +321,7 @@ class PluginHost:
                 placement = PLACEMENT_LEFT
             container.columnconfigure(1, weight=1)
             container.rowconfigure(0, weight=1)
-            plugin_frame.grid(row=0, column=0, sticky="ns")
+            plugin_frame.grid(row=0, column=0, sticky="nsew")
             content.grid(row=0, column=1, sticky="nsew")
         return StepLayout(container, content, plugin_frame, placement)
 

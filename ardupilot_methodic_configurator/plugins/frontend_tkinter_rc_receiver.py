@@ -13,6 +13,14 @@ fields with the last snapshot it drew, and every widget remembers the value it s
 which nothing visible changed touches no widget at all.  One ``after()`` timer drives polling; it
 exists only while the view is active and not suspended, and is cancelled on every way out.  The
 view depends on ``RCReceiverModelLike`` (a Protocol) rather than on the concrete data model.
+
+The view is laid out for a 1280x720 screen and for German: the verdict on one line (a link
+problem, when there is one, right under it), then the channels, the guided test and the receiver
+status, which must be in view unscrolled; the findings,
+streams, radio messages and guidance follow below, or beside them once the view is wide enough for
+a second column (``_arrange``).  Columns are as wide as their longest text in the current language
+and labels wrap at their frame's width (`rc_receiver_tk_text`); the keyboard is
+`rc_receiver_tk_keys`.
 """
 
 from __future__ import annotations
@@ -44,6 +52,8 @@ from .rc_receiver_snapshot import (
     RCReceiverState,
 )
 from .rc_receiver_telemetry import RSSI_MAX
+from .rc_receiver_tk_keys import BUTTON_STYLE, KEY_RESET, ViewKeys
+from .rc_receiver_tk_text import TextMeasure, WrapFollower
 from .rc_receiver_tk_widgets import (
     COLOUR_UNKNOWN,
     MAX_FINDINGS_SHOWN,
@@ -59,6 +69,8 @@ from .rc_receiver_tk_widgets import (
     VerdictBanner,
     findings_entries,
     message_entries,
+    show_when_set,
+    size_columns,
 )
 from .rc_receiver_wording import (
     describe_internal_error,
@@ -83,10 +95,21 @@ COLOUR_GOOD = "#2e7d32"
 COLOUR_BAD = "#c62828"
 COLOUR_ATTENTION = "#ef6c00"
 
-_LAMP_DIAMETER = 14
-_BAR_LENGTH = 280
+# What the notice and the guidance wrap at before they are laid out; then they follow their width.
 _WRAP_LENGTH = 520
 _STREAMS = ("RC_CHANNELS", "SYS_STATUS")
+# Beside the readings, the findings, streams, messages and guidance take a column of their own
+# once it can be at least this wide; below that they follow underneath.
+DETAILS_MIN_WIDTH = 340
+_PAD = 8
+# A frame's title sits this far in from its sides.
+_TITLE_MARGIN = 24
+# What a stream's interval request wraps at, at least.
+_REQUEST_MIN_WIDTH = 160
+# The row below the readings: the details' own row when they are underneath.
+_SPARE_ROW = 6
+# The rows of the readings: the notice of link problems, the channels, the guided test, the status.
+_NOTICE_ROW, _CHANNELS_ROW, _GUIDE_ROW, _STATUS_ROW = 2, 3, 4, 5
 
 
 class RCReceiverModelLike(Protocol):
@@ -131,20 +154,29 @@ class RCReceiverView(ttk.Frame):
         # Counts configure calls that reached Tk; lets tests and benchmarks see idle renders are free.
         self.widget_updates = 0
 
+        self._keys = ViewKeys(self)
         self._scroll = ScrollableFrame(self)
         self._scroll.pack(fill=tk.BOTH, expand=True)
         body = self._scroll.interior
+        self._body = body
         body.columnconfigure(0, weight=1)
 
-        ttk.Label(body, text=_("RC receiver check"), font=("TkDefaultFont", 12, "bold")).grid(
-            row=0, column=0, padx=8, pady=(8, 4), sticky=tk.W
-        )
+        # Read top to bottom: the answer, the readings and the test a person works through; the
+        # findings, streams, messages and guidance follow (beside them when there is room).
+        self._title = ttk.Label(body, text=_("RC receiver check"), font=("TkDefaultFont", 12, "bold"))
+        self._title.grid(row=0, column=0, padx=_PAD, pady=(2, 0), sticky=tk.W)
         # The verdict comes first: it is the answer the whole step exists for.
         self.banner = VerdictBanner(body)
-        self.banner.frame.grid(row=1, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.banner.frame.grid(row=1, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        # Right under the verdict: a link that closed or telemetry that stopped explains the rest.
+        # It takes no room while all is well.
+        self.notice = ttk.Label(body, text="", justify=tk.LEFT)
+        self.notice.grid(row=_NOTICE_ROW, column=0, padx=_PAD, pady=(0, 2), sticky=tk.W)
+        self._notice_wrap = WrapFollower(body, width=_WRAP_LENGTH, margin=2 * _PAD)
+        self._notice_wrap.add(self.notice)
 
         channels = ttk.LabelFrame(body, text=_("Channels"))
-        channels.grid(row=2, column=0, padx=8, pady=4, sticky=tk.EW)
+        channels.grid(row=_CHANNELS_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
         channels.columnconfigure(1, weight=1)
         self.channel_rows = tuple(
             BarRow(channels, _("CH{number}").format(number=number), PWM_BAR_MAX_US - PWM_BAR_MIN_US, row)
@@ -155,6 +187,7 @@ class RCReceiverView(ttk.Frame):
         self.roles = ChannelRoles(
             channels, [row.bar for row in self.channel_rows], first_row=0, mode_row=CHANNEL_COUNT + 1
         )
+        size_columns(channels, TextMeasure.of(self.rssi_row.value), _channel_column_texts())
 
         self.guide = GuidePanel(
             body,
@@ -162,46 +195,124 @@ class RCReceiverView(ttk.Frame):
             on_on=lambda: self._confirm_transmitter(True),
             on_save=self._on_save_report,
             on_skip=self._skip_stick,
+            keys=self._keys,
         )
-        self.guide.frame.grid(row=3, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.guide.frame.grid(row=_GUIDE_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        self.guide.save_button.configure(style=BUTTON_STYLE)
 
         status = ttk.LabelFrame(body, text=_("Receiver status"))
-        status.grid(row=4, column=0, padx=8, pady=4, sticky=tk.EW)
+        status.grid(row=_STATUS_ROW, column=0, padx=_PAD, pady=3, sticky=tk.EW)
         self.present_lamp = Lamp(status, _("Receiver seen by the flight controller:"), 0)
         self.failsafe_lamp = Lamp(status, _("RC failsafe:"), 1)
         self.failsafe_observed_lamp = Lamp(status, _("Failsafe observed during this test:"), 2)
         self.recovery_lamp = Lamp(status, _("Recovery observed:"), 3)
+        size_columns(status, TextMeasure.of(self.present_lamp.value), _lamp_value_texts(), padding=8)
         # What the flight controller says it decodes ("RCInput: decoding SBUS(1)").
         ttk.Label(status, text=_("Protocol the flight controller decodes:")).grid(
-            row=4, column=1, pady=2, sticky=tk.W
+            row=4, column=1, pady=(1, 4), sticky=tk.W
         )
         self.protocol_value = ttk.Label(status, text=_("not announced yet"))
-        self.protocol_value.grid(row=4, column=2, padx=(8, 0), pady=2, sticky=tk.W)
-        self.reset_button = ttk.Button(status, text=_("Start a new test"), command=self._on_reset)
-        self.reset_button.grid(row=5, column=0, columnspan=3, pady=(6, 4), sticky=tk.W)
+        self.protocol_value.grid(row=4, column=2, padx=(8, 0), pady=(1, 4), sticky=tk.W)
+        # Beside the last lines rather than below them: the readings above must fit a 720 px screen.
+        self.reset_button = ttk.Button(
+            status, text=_("Start a new test"), command=self._on_reset, style=BUTTON_STYLE
+        )
+        self.reset_button.grid(row=3, column=3, rowspan=2, padx=(16, 6), pady=(0, 4), sticky=tk.SE)
+        status.columnconfigure(3, weight=1)
+        self._keys.add(self.reset_button, KEY_RESET)
+        self._essentials = (self.banner.frame, channels, self.guide.frame, status)
 
-        self.findings = TextList(body, _("Parameter findings"), MAX_FINDINGS_SHOWN, _("No findings yet."))
-        self.findings.frame.grid(row=5, column=0, padx=8, pady=4, sticky=tk.EW)
+        details = ttk.Frame(body)
+        self._details = details
+        details.columnconfigure(0, weight=1)
+        details.grid(row=_SPARE_ROW, column=0, sticky=tk.NSEW)
+        self.findings = TextList(details, _("Parameter findings"), MAX_FINDINGS_SHOWN, _("No findings yet."))
+        self.findings.frame.grid(row=0, column=0, padx=_PAD, pady=3, sticky=tk.EW)
 
-        streams = ttk.LabelFrame(body, text=_("Telemetry streams"))
-        streams.grid(row=6, column=0, padx=8, pady=4, sticky=tk.EW)
+        streams = ttk.LabelFrame(details, text=_("Telemetry streams"))
+        streams.grid(row=1, column=0, padx=_PAD, pady=3, sticky=tk.EW)
+        self._streams = streams
         self.stream_rows = {name: StreamRow(streams, name, row) for row, name in enumerate(_STREAMS)}
+        measure = TextMeasure.of(self.stream_rows[_STREAMS[0]].rate)
+        rates = [_("{rate:.1f} Hz").format(rate=88.8)]
+        size_columns(streams, measure, {1: rates}, padding=12)
+        # A request that was refused names its MAV_RESULT: its text wraps beside the name and rate.
+        beside = measure.widest(_STREAMS) + measure.widest(rates) + 12 + 2 * _PAD
+        self._request_wrap = WrapFollower(streams, width=_REQUEST_MIN_WIDTH, margin=beside)
+        for row in self.stream_rows.values():
+            self._request_wrap.add(row.request)
 
         self.radio_messages = TextList(
-            body, _("Flight controller messages about the radio"), MAX_MESSAGES_SHOWN, _("None yet.")
+            details, _("Flight controller messages about the radio"), MAX_MESSAGES_SHOWN, _("None yet.")
         )
-        self.radio_messages.frame.grid(row=7, column=0, padx=8, pady=4, sticky=tk.EW)
+        self.radio_messages.frame.grid(row=2, column=0, padx=_PAD, pady=3, sticky=tk.EW)
 
-        self.notice = ttk.Label(body, text="", wraplength=_WRAP_LENGTH, justify=tk.LEFT)
-        self.notice.grid(row=8, column=0, padx=8, pady=4, sticky=tk.W)
-
-        guidance = ttk.LabelFrame(body, text=_("How to check the receiver"))
-        guidance.grid(row=9, column=0, padx=8, pady=(4, 8), sticky=tk.EW)
-        self.guidance = ttk.Label(guidance, text=guidance_text(), wraplength=_WRAP_LENGTH, justify=tk.LEFT)
+        guidance = ttk.LabelFrame(details, text=_("How to check the receiver"))
+        guidance.grid(row=3, column=0, padx=_PAD, pady=(3, _PAD), sticky=tk.EW)
+        self.guidance = ttk.Label(guidance, text=guidance_text(), justify=tk.LEFT)
         self.guidance.pack(padx=6, pady=6, anchor=tk.W)
+        self._guidance_wrap = WrapFollower(guidance, width=_WRAP_LENGTH, margin=20)
+        self._guidance_wrap.add(self.guidance)
+        # The streams' names and rates do not wrap, nor do the frames' titles: a column of details
+        # must hold them.
+        titles = TextMeasure.of(streams, "TLabelframe.Label")
+        framed = (self.findings.frame, streams, self.radio_messages.frame, guidance)
+        widest_title = titles.widest(str(frame.cget("text")) for frame in framed) + _TITLE_MARGIN
+        self._details_min = max(DETAILS_MIN_WIDTH, beside + _REQUEST_MIN_WIDTH, widest_title) + 2 * _PAD
+        self._two_columns = False
+        self._scroll.on_width = self._arrange
+        # Tab walks the buttons in reading order; the focused one is scrolled into view.
+        self._keys.follow_focus(self._scroll.see)
+        self._keys.attach()
         # Where "Save report…" asks for a file when the host has no vehicle directory.
         self.ask_report_path: Callable[[], str] = self._ask_report_path
         self.confirm_replace: Callable[[tuple[Path, ...]], bool] = self._confirm_replace
+
+    # ----------------------------------------------------------------- layout
+
+    @property
+    def two_columns(self) -> bool:
+        """Whether the findings, streams, messages and guidance stand beside the readings."""
+        return self._two_columns
+
+    @property
+    def scrolling(self) -> ScrollableFrame:
+        """The area the view scrolls in (its canvas shows what is in view)."""
+        return self._scroll
+
+    @property
+    def access_keys(self) -> dict[str, ttk.Button]:
+        """Which key presses which button (lower and upper case)."""
+        return self._keys.keys
+
+    def two_column_width(self) -> int:
+        """The width from which the view puts its findings beside its readings (scroll bar included):
+        a host with room to spare gives the view this much."""
+        return self._readings_width() + self._details_min + self._scroll.scrollbar.winfo_reqwidth()
+
+    def _readings_width(self) -> int:
+        return max(frame.winfo_reqwidth() for frame in self._essentials) + 2 * _PAD
+
+    def _arrange(self, width: int) -> None:
+        two = width >= self._readings_width() + self._details_min
+        if two == self._two_columns:
+            return
+        self._two_columns = two
+        body = self._body
+        body.columnconfigure(0, weight=0 if two else 1)
+        body.columnconfigure(1, weight=1 if two else 0)
+        # Beside the readings, the details span their rows and one empty row below them, which
+        # takes whatever height the details need beyond the readings' (not the readings' rows).
+        body.rowconfigure(_SPARE_ROW, weight=1 if two else 0)
+        span = 2 if two else 1
+        for widget in (self._title, self.banner.frame, self.notice):
+            widget.grid_configure(columnspan=span)
+        if two:
+            self._details.grid_configure(
+                row=_CHANNELS_ROW, column=1, rowspan=_SPARE_ROW - _CHANNELS_ROW + 1, sticky="new"
+            )
+        else:
+            self._details.grid_configure(row=_SPARE_ROW, column=0, rowspan=1, sticky=tk.NSEW)
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -257,6 +368,7 @@ class RCReceiverView(ttk.Frame):
     def destroy(self) -> None:
         was_active = self._timer.active
         self._timer.close()
+        self._keys.close()
         if was_active:
             self._guard(self._model.deactivate)
         self._destroyed = True
@@ -479,7 +591,7 @@ class RCReceiverView(ttk.Frame):
         rates = {"RC_CHANNELS": state.rc_channels_rate_hz, "SYS_STATUS": state.sys_status_rate_hz}
         for name, row in self.stream_rows.items():
             self._set_text(row.rate, _("{rate:.1f} Hz").format(rate=rates[name]))
-            self._set_text(row.request, request_text(requests.get(name)))
+            self._request_wrap.show(row.request, request_text(requests.get(name)), self._set_option)
 
     def _render_notice(self, state: RCReceiverState) -> None:
         key = (
@@ -494,7 +606,9 @@ class RCReceiverView(ttk.Frame):
             return
         self._last_notice_key = key
         lines, problem = notice_lines(state, self._model_error)
-        self._set_text(self.notice, "\n".join(lines))
+        text = "\n".join(lines)
+        self._notice_wrap.show(self.notice, text, self._set_option)
+        show_when_set(self.notice, text)
         self._set_option(self.notice, "foreground", COLOUR_BAD if problem else "")
 
     # ----------------------------------------------------------------- cached widget writes
@@ -525,6 +639,26 @@ class RCReceiverView(ttk.Frame):
 
 
 _UNSET = object()
+
+
+def _lamp_value_texts() -> dict[int, list[str]]:
+    """Every value of the receiver status (and the protocol's first), so the column never grows."""
+    values = [_("unknown"), _("yes"), _("no"), _("active"), _("not active"), _("not yet")]
+    values += [relative_time_text(True, 888.8, 0.0), _("not announced yet")]
+    return {2: values}
+
+
+def _channel_column_texts() -> dict[int, list[str]]:
+    """The longest texts of the channel names and readings, in the current language."""
+    names = [_("CH{number}").format(number=number) for number in range(FIRST_CHANNEL, FIRST_CHANNEL + 9)]
+    names += [_("Receiver RSSI"), _("Link quality")]
+    values = [
+        _("Unavailable"),
+        _("{pwm} µs").format(pwm=88888),
+        _("RSSI {rssi} / {maximum}").format(rssi=RSSI_MAX, maximum=RSSI_MAX),
+        _("LQ {rssi} / {maximum}").format(rssi=RSSI_MAX, maximum=RSSI_MAX),
+    ]
+    return {0: names, 2: values}
 
 
 # --------------------------------------------------------------------- plugin factories

@@ -44,6 +44,8 @@ from .rc_receiver_snapshot import (
 from .rc_receiver_sticks import StickObservation, StickTest
 from .rc_receiver_wording import stick_instruction, stick_outcome_text, verdict_label
 
+# The keys a person answers the guided test with, in the terminal view and the window alike.
+KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET = "o", "i", "s", "r"
 FAILSAFE_MARGIN_S = 2.0
 LATE_CONFIRMATION_S = 5.0
 RECOVERY_WAIT_S = 10.0

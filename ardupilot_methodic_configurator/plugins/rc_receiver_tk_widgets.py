@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import contextlib
 import tkinter as tk
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from tkinter import ttk
 
 from .. import _
+from .rc_receiver_evidence import FLIGHT_MODE_ROLE
 from .rc_receiver_firmware import centring
 from .rc_receiver_snapshot import (
+    ChannelEvidence,
     GuideStep,
     ReceiverCheck,
     Severity,
@@ -33,6 +35,8 @@ from .rc_receiver_snapshot import (
     Verdict,
     VerdictResult,
 )
+from .rc_receiver_tk_keys import KEY_OFF, KEY_ON, KEY_SKIP, ViewKeys
+from .rc_receiver_tk_text import LABEL_INSET, TextMeasure, WrapFollower
 from .rc_receiver_wording import (
     channel_role_text,
     channel_span_text,
@@ -40,7 +44,7 @@ from .rc_receiver_wording import (
     flight_mode_text,
     guide_instruction,
     message_text,
-    sticks_text,
+    verdict_label,
 )
 
 
@@ -139,17 +143,23 @@ def match_theme_background(canvas: tk.Canvas) -> None:
             canvas.configure(background=background)
 
 
-def grid_with_scrollbars(frame: ttk.Frame, tree: ttk.Treeview) -> tuple[ttk.Scrollbar, ttk.Scrollbar]:
-    """Grid ``tree`` into ``frame`` with a vertical and a horizontal scrollbar; the tree takes the room.
+def grid_with_scrollbars(
+    frame: ttk.Frame, tree: ttk.Treeview, *, horizontal: bool = True
+) -> tuple[ttk.Scrollbar, ttk.Scrollbar | None]:
+    """Grid ``tree`` into ``frame`` with a vertical and (unless its columns always fit, ``horizontal``
+    false) a horizontal scrollbar; the tree takes the room.
 
     Returns the (vertical, horizontal) scrollbars.  ``frame`` must hold nothing else.
     """
     yscroll = ttk.Scrollbar(frame, orient=tk.VERTICAL, command=tree.yview)
-    xscroll = ttk.Scrollbar(frame, orient=tk.HORIZONTAL, command=tree.xview)
-    tree.configure(yscrollcommand=yscroll.set, xscrollcommand=xscroll.set)
+    tree.configure(yscrollcommand=yscroll.set)
     tree.grid(row=0, column=0, sticky=tk.NSEW)
     yscroll.grid(row=0, column=1, sticky=tk.NS)
-    xscroll.grid(row=1, column=0, sticky=tk.EW)
+    xscroll = None
+    if horizontal:
+        xscroll = ttk.Scrollbar(frame, orient=tk.HORIZONTAL, command=tree.xview)
+        tree.configure(xscrollcommand=xscroll.set)
+        xscroll.grid(row=1, column=0, sticky=tk.EW)
     frame.rowconfigure(0, weight=1)
     frame.columnconfigure(0, weight=1)
     return yscroll, xscroll
@@ -170,6 +180,8 @@ class ScrollableFrame(ttk.Frame):
         self.interior = ttk.Frame(self.canvas)
         self._window = self.canvas.create_window(0, 0, window=self.interior, anchor=tk.NW)
 
+        # Told the visible width whenever it changes, so content can rearrange itself to it.
+        self.on_width: Callable[[int], None] | None = None
         self.interior.bind("<Configure>", self._on_interior_configure)
         self.canvas.bind("<Configure>", self._on_canvas_configure)
         self._wheel_bound = False
@@ -183,6 +195,22 @@ class ScrollableFrame(ttk.Frame):
 
     def _on_canvas_configure(self, event: tk.Event[tk.Misc]) -> None:
         self.canvas.itemconfigure(self._window, width=event.width)
+        if self.on_width is not None:
+            self.on_width(int(event.width))
+
+    def see(self, widget: tk.Misc) -> None:
+        """Scroll so that ``widget``, somewhere inside the interior, is in view (a focused button)."""
+        if not _inside(widget, self.interior):
+            return
+        height = max(1, self.interior.winfo_height())
+        top = widget.winfo_rooty() - self.interior.winfo_rooty()
+        bottom = top + widget.winfo_height()
+        shown_top = int(self.canvas.canvasy(0))
+        shown = self.canvas.winfo_height()
+        if top < shown_top:
+            self.canvas.yview_moveto(top / height)
+        elif bottom > shown_top + shown:
+            self.canvas.yview_moveto(max(0, bottom - shown) / height)
 
     def _bind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
         for sequence in _WHEEL_EVENTS:
@@ -215,9 +243,39 @@ class ScrollableFrame(ttk.Frame):
         super().destroy()
 
 
+def _inside(widget: tk.Misc, ancestor: tk.Misc) -> bool:
+    current: tk.Misc | None = widget
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = current.master
+    return False
+
+
 COLOUR_UNKNOWN = "#9e9e9e"
 _LAMP_DIAMETER = 14
-_BAR_LENGTH = 280
+# The bars stretch with their column; this is what they ask for at least.
+_BAR_LENGTH = 200
+
+
+def size_columns(
+    parent: tk.Misc, measure: TextMeasure, texts_by_column: Mapping[int, Sequence[str]], *, padding: int = 0
+) -> None:
+    """Make each grid column of ``parent`` as wide as the widest text it will ever show (plus
+    ``padding``, the column's own padx), so neither a text is clipped nor the columns jump as
+    values change.  Measured in the current language, whose words may be longer than English."""
+    for column, texts in texts_by_column.items():
+        parent.columnconfigure(column, minsize=measure.widest(texts) + padding + LABEL_INSET)
+
+
+def show_when_set(widget: tk.Widget, text: str) -> None:
+    """Keep ``widget`` in its grid cell only while it has something to say, so an empty line
+    takes no height."""
+    if bool(text) != bool(widget.winfo_manager()):
+        if text:
+            widget.grid()
+        else:
+            widget.grid_remove()
 
 
 class Lamp:
@@ -233,9 +291,9 @@ class Lamp:
         )
         self.title = ttk.Label(parent, text=title)
         self.value = ttk.Label(parent, text=_("unknown"))
-        self.canvas.grid(row=row, column=0, padx=(0, 6), pady=2, sticky=tk.W)
-        self.title.grid(row=row, column=1, pady=2, sticky=tk.W)
-        self.value.grid(row=row, column=2, padx=(8, 0), pady=2, sticky=tk.W)
+        self.canvas.grid(row=row, column=0, padx=(0, 6), sticky=tk.W)
+        self.title.grid(row=row, column=1, sticky=tk.W)
+        self.value.grid(row=row, column=2, padx=(8, 0), sticky=tk.W)
 
     @property
     def colour(self) -> str:
@@ -250,12 +308,13 @@ class BarRow:
     """A name, a bar and the reading as text."""
 
     def __init__(self, parent: tk.Misc, name: str, maximum: float, row: int) -> None:
-        self.name = ttk.Label(parent, text=name, width=14)
+        # The name and value columns are sized by the view to their longest texts (size_columns).
+        self.name = ttk.Label(parent, text=name)
         self.bar = ttk.Progressbar(parent, orient=tk.HORIZONTAL, length=_BAR_LENGTH, maximum=maximum, value=0)
-        self.value = ttk.Label(parent, text=_("Unavailable"), width=18)
-        self.name.grid(row=row, column=0, pady=2, sticky=tk.W)
-        self.bar.grid(row=row, column=1, padx=6, pady=2, sticky=tk.EW)
-        self.value.grid(row=row, column=2, pady=2, sticky=tk.W)
+        self.value = ttk.Label(parent, text=_("Unavailable"))
+        self.name.grid(row=row, column=0, sticky=tk.W)
+        self.bar.grid(row=row, column=1, padx=6, pady=1, sticky=tk.EW)
+        self.value.grid(row=row, column=2, sticky=tk.W)
 
     @property
     def text(self) -> str:
@@ -271,8 +330,8 @@ class StreamRow:
 
     def __init__(self, parent: tk.Misc, message_name: str, row: int) -> None:
         self.message_name = message_name
-        self.name = ttk.Label(parent, text=message_name, width=14)
-        self.rate = ttk.Label(parent, text=_("{rate:.1f} Hz").format(rate=0.0), width=10)
+        self.name = ttk.Label(parent, text=message_name)
+        self.rate = ttk.Label(parent, text=_("{rate:.1f} Hz").format(rate=0.0))
         self.request = ttk.Label(parent, text=_("interval not requested"))
         self.name.grid(row=row, column=0, pady=1, sticky=tk.W)
         self.rate.grid(row=row, column=1, padx=6, pady=1, sticky=tk.W)
@@ -293,7 +352,10 @@ HELD_BAR_COLOUR = "#9e9e9e"
 HELD_TROUGH_COLOUR = "#ffe0b2"
 MAX_FINDINGS_SHOWN = 8
 MAX_MESSAGES_SHOWN = 6
+# What a wrapping label wraps at before its frame is laid out; then it follows the frame's width.
 _WRAP = 520
+# A wrapping label's frame around it: the label's padx and the frame's border.
+_WRAP_MARGIN = 20
 
 
 def banner_colours(result: VerdictResult) -> tuple[str, str]:
@@ -301,7 +363,7 @@ def banner_colours(result: VerdictResult) -> tuple[str, str]:
 
 
 class VerdictBanner:
-    """A coloured band with the verdict and its next step or reason."""
+    """A coloured band with the verdict and, beside it, its next step or reason."""
 
     def __init__(self, parent: tk.Misc) -> None:
         background, foreground = banner_colours(VerdictResult.INCOMPLETE)
@@ -321,8 +383,15 @@ class VerdictBanner:
             wraplength=_WRAP,
             justify=tk.LEFT,
         )
-        self.headline.pack(anchor=tk.W, padx=8, pady=(6, 0))
-        self.detail.pack(anchor=tk.W, padx=8, pady=(0, 6))
+        # One line for the verdict and its sentence (a long sentence wraps beside the verdict):
+        # the readings below must fit a 720 px screen.  The sentence wraps at what the widest
+        # verdict leaves, so it does not move when the verdict changes.
+        self.headline.pack(side=tk.LEFT, anchor=tk.N, padx=(8, 0), pady=4)
+        self.detail.pack(side=tk.LEFT, anchor=tk.W, padx=(12, 8), pady=4)
+        widest = TextMeasure.of(self.headline).widest(verdict_label(result) for result in VerdictResult)
+        # The verdict's label needs its own inset beside the text, like the sentence's.
+        self.wrap = WrapFollower(self.frame, width=_WRAP, margin=widest + LABEL_INSET + 2 * 8 + 12)
+        self.wrap.add(self.detail)
 
     def render(self, verdict: Verdict, setter: Setter) -> None:
         background, foreground = banner_colours(verdict.result)
@@ -331,17 +400,17 @@ class VerdictBanner:
         for widget in (self.headline, self.detail):
             setter(widget, "foreground", foreground)
         setter(self.headline, "text", verdict.headline)
-        setter(self.detail, "text", verdict.detail)
+        self.wrap.show(self.detail, verdict.detail, setter)
 
 
 # ---- the stick step's picture: a mode 2 transmitter (throttle and yaw on the left stick, pitch and
 # roll on the right; a rover steers with roll), the stick asked for pushed, with an arrow; redrawn
 # only when the stick asked for changes.
 
-GIMBAL_PX = 56
-_GAP_PX = 22
+GIMBAL_PX = 44
+_GAP_PX = 14
 _PAD_PX = 6
-_DOT_PX = 7
+_DOT_PX = 6
 WIDTH_PX = 2 * GIMBAL_PX + _GAP_PX + 2 * _PAD_PX
 HEIGHT_PX = GIMBAL_PX + 2 * _PAD_PX
 _OUTLINE = "#7f7f7f"
@@ -407,7 +476,7 @@ def _nothing() -> None:
 
 class GuidePanel:
     """The current step, its stick picture and the user's answers: "It is off", "It is on" and
-    "Skip this stick"; below, what the stick step found so far."""
+    "Skip this stick"."""
 
     def __init__(
         self,
@@ -417,12 +486,16 @@ class GuidePanel:
         on_on: Callable[[], None],
         on_save: Callable[[], None],
         on_skip: Callable[[], None] | None = None,
+        keys: ViewKeys | None = None,
     ) -> None:
         self.frame = ttk.LabelFrame(parent, text=_("Guided transmitter test"))
         self.instruction = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
         self.instruction.grid(row=0, column=0, columnspan=4, padx=6, pady=(6, 4), sticky=tk.W)
+        # Beside the instruction and the buttons, so that it costs the panel no height of its own.
         self.picture = StickPicture(self.frame)
-        self.picture.canvas.grid(row=0, column=4, rowspan=3, padx=6, pady=6, sticky=tk.NE)
+        self.picture.canvas.grid(row=0, column=4, rowspan=2, padx=6, pady=4, sticky=tk.NE)
+        self.frame.columnconfigure(4, weight=1)
+        # Made in reading order, which is the order Tab follows.
         self.off_button = ttk.Button(self.frame, text=_("It is off"), command=on_off)
         self.on_button = ttk.Button(self.frame, text=_("It is on"), command=on_on)
         self.skip_button = ttk.Button(self.frame, text=_("Skip this stick"), command=on_skip or _nothing)
@@ -431,10 +504,17 @@ class GuidePanel:
         self.on_button.grid(row=1, column=1, padx=6, pady=(0, 6), sticky=tk.W)
         self.skip_button.grid(row=1, column=2, padx=6, pady=(0, 6), sticky=tk.W)
         self.save_button.grid(row=1, column=3, padx=6, pady=(0, 6), sticky=tk.W)
-        self.sticks = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
-        self.sticks.grid(row=2, column=0, columnspan=4, padx=6, pady=(0, 6), sticky=tk.W)
         self.saved = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
-        self.saved.grid(row=3, column=0, columnspan=4, padx=6, pady=(0, 6), sticky=tk.W)
+        self.saved.grid(row=2, column=0, columnspan=5, padx=6, pady=(0, 6), sticky=tk.W)
+        self.saved.grid_remove()
+        # The report's paths are long words: they wrap after a "/" at the panel's width.
+        self._saved_wrap = WrapFollower(self.frame, width=_WRAP, margin=_WRAP_MARGIN)
+        self._saved_wrap.add(self.saved)
+        if keys is not None:
+            # The terminal's keys for the same answers, in every language.
+            keys.add(self.off_button, KEY_OFF)
+            keys.add(self.on_button, KEY_ON)
+            keys.add(self.skip_button, KEY_SKIP)
 
     def render(self, check: ReceiverCheck, setter: Setter) -> None:
         guide = check.guide
@@ -446,12 +526,13 @@ class GuidePanel:
         setter(self.off_button, "state", "normal" if asks_off else "disabled")
         setter(self.on_button, "state", "normal" if asks_on else "disabled")
         setter(self.skip_button, "state", "normal" if asks_skip else "disabled")
+        # What each stick showed is in the findings and the verdict the moment it is answered.
         self.picture.render(stick, throttle_centres=centring(check.family, "throttle"))
-        setter(self.sticks, "text", sticks_text(check))
 
     def show_saved(self, text: str, setter: Setter, *, error: bool = False) -> None:
-        setter(self.saved, "text", text)
+        self._saved_wrap.show(self.saved, text, setter)
         setter(self.saved, "foreground", SEVERITY_COLOURS[Severity.BLOCKING] if error else "")
+        show_when_set(self.saved, text)
 
 
 class ChannelRoles:
@@ -461,15 +542,18 @@ class ChannelRoles:
         self, parent: tk.Misc, bars: Sequence[ttk.Progressbar], first_row: int, mode_row: int
     ) -> None:
         self._bars = tuple(bars)
-        self.roles = tuple(ttk.Label(parent, text="", width=10) for _bar in bars)
-        self.spans = tuple(ttk.Label(parent, text="", width=16) for _bar in bars)
+        self.roles = tuple(ttk.Label(parent, text="") for _bar in bars)
+        self.spans = tuple(ttk.Label(parent, text="") for _bar in bars)
         for offset, (role, span) in enumerate(zip(self.roles, self.spans, strict=True)):
-            role.grid(row=first_row + offset, column=3, padx=(6, 0), pady=2, sticky=tk.W)
-            span.grid(row=first_row + offset, column=4, padx=(6, 0), pady=2, sticky=tk.W)
+            role.grid(row=first_row + offset, column=3, padx=(6, 0), sticky=tk.W)
+            span.grid(row=first_row + offset, column=4, padx=(6, 0), sticky=tk.W)
+        size_columns(parent, TextMeasure.of(self.roles[0]), _role_column_texts(), padding=6)
         self.flight_mode = ttk.Label(parent, text="")
         self.flight_mode.grid(row=mode_row, column=0, columnspan=5, pady=(2, 0), sticky=tk.W)
+        self.flight_mode.grid_remove()
         self.held_note = ttk.Label(parent, text="", foreground=SEVERITY_COLOURS[Severity.WARNING])
         self.held_note.grid(row=mode_row + 1, column=0, columnspan=5, pady=(2, 2), sticky=tk.W)
+        self.held_note.grid_remove()
         style = ttk.Style(parent)
         style.configure(HELD_BAR_STYLE, background=HELD_BAR_COLOUR, troughcolor=HELD_TROUGH_COLOUR)
 
@@ -479,17 +563,17 @@ class ChannelRoles:
             setter(role, "text", channel_role_text(channel))
             setter(span, "text", channel_span_text(channel))
             setter(span, "foreground", "#2e7d32" if channel is not None and channel.moved else "")
-        setter(self.flight_mode, "text", flight_mode_text(check.flight_mode))
+        mode = flight_mode_text(check.flight_mode)
+        setter(self.flight_mode, "text", mode)
+        show_when_set(self.flight_mode, mode)
 
     def render_held(self, held: bool, setter: Setter) -> None:
         """Tint the bars and say so while RC failsafe holds the values."""
         for bar in self._bars:
             setter(bar, "style", HELD_BAR_STYLE if held else "Horizontal.TProgressbar")
-        setter(
-            self.held_note,
-            "text",
-            _("RC failsafe: these are the last values held, not live input.") if held else "",
-        )
+        note = _("RC failsafe: these are the last values held, not live input.") if held else ""
+        setter(self.held_note, "text", note)
+        show_when_set(self.held_note, note)
 
 
 class TextList:
@@ -498,11 +582,11 @@ class TextList:
     def __init__(self, parent: tk.Misc, title: str, rows: int, empty: str) -> None:
         self.frame = ttk.LabelFrame(parent, text=title)
         self._empty = empty
-        self.lines = tuple(
-            ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT) for _row in range(rows)
-        )
+        self.lines = tuple(ttk.Label(self.frame, text="", justify=tk.LEFT) for _row in range(rows))
+        self.wrap = WrapFollower(self.frame, width=_WRAP, margin=_WRAP_MARGIN)
         for row, line in enumerate(self.lines):
             line.grid(row=row, column=0, padx=6, pady=1, sticky=tk.W)
+            self.wrap.add(line)
 
     def render(self, entries: Sequence[tuple[str, str]], setter: Setter) -> None:
         """``entries`` are (text, colour); the newest beyond the last line are dropped.
@@ -512,13 +596,21 @@ class TextList:
         shown = list(entries[: len(self.lines)]) or [(self._empty, "")]
         for index, line in enumerate(self.lines):
             text, colour = shown[index] if index < len(shown) else ("", "")
-            setter(line, "text", text)
+            self.wrap.show(line, text, setter)
             setter(line, "foreground", colour)
-            if bool(text) != bool(line.winfo_manager()):
-                if text:
-                    line.grid()
-                else:
-                    line.grid_remove()
+            show_when_set(line, text)
+
+
+def _role_column_texts() -> dict[int, Sequence[str]]:
+    """Every role name and the longest range texts, for the role and range columns."""
+    roles = ("roll", "pitch", "throttle", "yaw", "steering", FLIGHT_MODE_ROLE)
+    # Four digits each, as every real reading has (800-2200 µs); the digits are equally wide.
+    moved = ChannelEvidence(1, min_us=8888, max_us=8888, moved=True)
+    still = ChannelEvidence(1, min_us=1000, max_us=9888)
+    return {
+        3: [channel_role_text(ChannelEvidence(1, role=role)) for role in roles],
+        4: [channel_span_text(moved), channel_span_text(still)],
+    }
 
 
 def findings_entries(check: ReceiverCheck) -> list[tuple[str, str]]:

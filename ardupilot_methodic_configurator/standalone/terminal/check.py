@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from ... import _
+from ...plugins.rc_receiver_guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
 from ...plugins.rc_receiver_report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
 from ...plugins.rc_receiver_wording import flight_mode_text, role_label, stick_instruction, sticks_text
 from ..options import EXIT_ERROR, EXIT_STATUS
 
-KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT = "o", "i", "r", "s", "q"
+KEY_QUIT = "q"
 _ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT))
 # What one tick takes from the terminal: a paste beyond it waits in the terminal, not in memory.
 MAX_KEY_BYTES = 65_536

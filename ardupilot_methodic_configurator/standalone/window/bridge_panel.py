@@ -10,12 +10,16 @@ kept, and drawn when the panel opens again.
 
 What each row and cell says, and how a cell shortens to fit its column, is
 ``bridge_panel_rows``; this module is the widget: the tree, its timer, its layout.
-The panel is a narrow side pane, so its layout follows its width: the main figures (packets/s,
-then decode errors with their reasons) are the first columns, and the tree sizes them to fill what
-is visible whenever it is resized; a cell whose list of reasons does not fit shows the reasons
-that do, whole, and says how many more there are (the selected row is spelled out in full below
-the tree).  The summary, status and details lines wrap at the panel's width, never narrower than
-their longest word, so Tk never has to break a word.
+The panel is a strip along the bottom of the window, as tall as its rows (at most
+``MAX_TREE_ROWS``, then it scrolls) and as wide as the window, and it never scrolls sideways: every
+column is at least as wide as its heading, the columns are shown in order of importance (packets/s,
+then decode errors with their reasons, ...) as far as their headings fit, and what is left of the
+width goes to them in that order, up to the widest text each has shown.  A cell that still does
+not fit shows its whole words (or its whole reasons, saying how many more there are) and the
+selected row is spelled out in full below the tree.  The summary, status and details lines wrap
+at the panel's width, never narrower than their longest word, so Tk never has to break a word.
+Collapsed, the panel is its header line alone; the window collapses it while it shows only the
+program's own link and the person's toggle overrides that for the rest of the session.
 
 Why this module is long: it is one widget.  Rendering, resizing and wrapping share the same
 caches (the rows' full and fitted texts, measured widths, each label's room and wrap length)
@@ -33,6 +37,8 @@ from tkinter import ttk
 from typing import Protocol
 
 from ... import _
+from ...plugins.rc_receiver_tk_keys import BUTTON_STYLE, select_on_focus
+from ...plugins.rc_receiver_tk_text import TextMeasure, fit_words
 from ...plugins.rc_receiver_tk_widgets import TickTimer, grid_with_scrollbars
 from ...sim_bridge.snapshot import (
     BridgeSnapshot,
@@ -46,32 +52,45 @@ from .bridge_panel_rows import (
     direction_label,
     direction_values,
     fit,
-    fit_words,
     link_item_id,
     link_values,
     summary_text,
 )
 
 DEFAULT_TICK_MS = 250
+MAX_TREE_ROWS = 8
+TREE_COLUMN = "#0"
 
-_COLUMN_WIDTHS = {
-    "packets_per_s": 74,
-    "decode_errors": 240,
-    "age": 80,
-    "bytes_per_s": 90,
-    "protocol": 170,
-    "endpoints": 260,
-    "sequence": 190,
-    "senders": 170,
-    "last_frame": 320,
-    "warnings": 260,
+# Who gets the width first, and the columns whose texts are shown whole even if the least
+# important columns must leave the tree for them (the details line below still has those).
+_IMPORTANCE = (
+    "packets_per_s",
+    "decode_errors",
+    TREE_COLUMN,
+    "age",
+    "bytes_per_s",
+    "protocol",
+    "endpoints",
+    "sequence",
+    "senders",
+    "last_frame",
+    "warnings",
+)
+_WHOLE = frozenset(_IMPORTANCE[:3])
+# The widest each column grows to, however long its texts: the rest of the width goes further right.
+_COLUMN_CAPS = {
+    TREE_COLUMN: 240,
+    "packets_per_s": 100,
+    "decode_errors": 360,
+    "age": 120,
+    "bytes_per_s": 110,
+    "protocol": 240,
+    "endpoints": 440,
+    "sequence": 280,
+    "senders": 200,
+    "last_frame": 520,
+    "warnings": 360,
 }
-_TREE_COLUMN_WIDTH = 180
-# How the visible width is shared: the link/direction names get 32 % (within these bounds),
-# the decode errors what is left beside the packet rate (within these bounds).
-_TREE_COLUMN_SHARE = 0.32
-_TREE_COLUMN_BOUNDS = (110, 180)
-_ERRORS_BOUNDS = (140, 360)
 # Treeview cells pad their text on both sides; a text must fit inside that.
 _CELL_PADDING = 10
 # A row's text in the tree column starts after its open/close indicator, and a direction row's
@@ -142,6 +161,14 @@ class BridgePanel(ttk.Frame):
         self._relayout_pending: str | None = None
         self._widths: dict[tuple[str, str], int] = {}
         self._label_fonts: dict[ttk.Label, tkfont.Font] = {}
+        # Per column: the heading's width (never less), the widest text it has shown and that
+        # text's length (a text no longer than it is not measured), and the columns shown.
+        self._minimum: dict[str, int] = {}
+        self._natural: dict[str, int] = {}
+        self._seen_length: dict[str, int] = {}
+        self._shown_columns: tuple[str, ...] = COLUMNS
+        # The person's own choice of collapsed or expanded, which outranks the window's default.
+        self._user_choice: bool | None = None
         # Per wrapping label: the room it had at the last relayout, and the wrap length it has.
         self._available: dict[ttk.Label, int] = {}
         self._wraps: dict[ttk.Label, int] = {}
@@ -150,30 +177,37 @@ class BridgePanel(ttk.Frame):
 
         self.header = ttk.Frame(self)
         self.header.pack(fill=tk.X)
-        self.toggle_button = ttk.Button(self.header, text=self._toggle_text(), command=self.toggle)
+        self.toggle_button = ttk.Button(
+            self.header, text=self._toggle_text(), command=self.toggle, style=BUTTON_STYLE
+        )
         self.toggle_button.pack(side=tk.LEFT)
         self.summary = ttk.Label(self.header, text=_("no links"), justify=tk.LEFT)
         self.summary.pack(side=tk.LEFT, padx=8, fill=tk.X, expand=True)
 
         self.body = ttk.Frame(self)
+        # Packed only while there is something to say, as is the details line.
         self.status = ttk.Label(self.body, text="", foreground="#c62828", justify=tk.LEFT)
-        self.status.pack(fill=tk.X, anchor=tk.W)
         tree_frame = ttk.Frame(self.body)
         tree_frame.pack(fill=tk.BOTH, expand=True)
         ttk.Style(self).configure(_TREE_STYLE, indent=_INDENT)
         self.tree = ttk.Treeview(
-            tree_frame, columns=COLUMNS, height=8, selectmode=tk.BROWSE, style=_TREE_STYLE
+            tree_frame, columns=COLUMNS, height=1, selectmode=tk.BROWSE, style=_TREE_STYLE
         )
-        self.tree.heading("#0", text=_("Link / direction"), anchor=tk.W)
-        self.tree.column("#0", width=_TREE_COLUMN_WIDTH, stretch=False)
+        self._font = _tree_font(self.tree)
+        headings = TextMeasure.of(self.tree, "Heading")
+        self.tree.heading(TREE_COLUMN, text=_("Link / direction"), anchor=tk.W)
+        self._minimum[TREE_COLUMN] = headings(_("Link / direction")) + _CELL_PADDING
         for column, heading in column_headings().items():
             self.tree.heading(column, text=heading, anchor=tk.W)
-            self.tree.column(column, width=_COLUMN_WIDTHS[column], stretch=False, anchor=tk.W)
-        grid_with_scrollbars(tree_frame, self.tree)
-        self._font = _tree_font(self.tree)
-        # Columns are narrow; the selected row is spelled out in full here.
+            self._minimum[column] = headings(heading) + _CELL_PADDING
+        for column in (TREE_COLUMN, *COLUMNS):
+            width = self._minimum[column]
+            self.tree.column(column, width=width, minwidth=width, stretch=False)
+            self._natural[column] = width
+        grid_with_scrollbars(tree_frame, self.tree, horizontal=False)
+        select_on_focus(self.tree)
+        # Cells may be shortened; the selected row is spelled out in full here.
         self.details = ttk.Label(self.body, text="", justify=tk.LEFT, wraplength=900)
-        self.details.pack(fill=tk.X, anchor=tk.W, pady=(2, 0))
         self.tree.bind("<<TreeviewSelect>>", self._on_select)
         self.tree.bind("<Configure>", self._tree_resized, add="+")
         # The summary's room is what the button leaves of the header: follow all three.
@@ -192,8 +226,20 @@ class BridgePanel(ttk.Frame):
         mark = _EXPANDED_MARK if self._expanded else _COLLAPSED_MARK
         return _("Simulator bridge {mark}").format(mark=mark)
 
+    @property
+    def user_choice(self) -> bool | None:
+        """Expanded (True) or collapsed (False) as the person last chose, or None if never."""
+        return self._user_choice
+
     def toggle(self) -> None:
-        self.set_expanded(not self._expanded)
+        """The person's toggle: remembered, so the window's default never overrides it again."""
+        self._user_choice = not self._expanded
+        self.set_expanded(self._user_choice)
+
+    def suggest_expanded(self, expanded: bool) -> None:
+        """The window's default for what the panel shows, unless the person has chosen."""
+        if self._user_choice is None:
+            self.set_expanded(expanded)
 
     def set_expanded(self, expanded: bool) -> None:
         if expanded == self._expanded:
@@ -260,6 +306,15 @@ class BridgePanel(ttk.Frame):
             return
         self._monitor_error = message
         self._set_option(self.status, "text", message or "")
+        self._show_line(self.status, bool(message), before=self.tree.master)
+
+    def _show_line(self, label: ttk.Label, shown: bool, **where: tk.Misc) -> None:
+        # An empty line takes no height: the strip is as tall as what it says.
+        if shown != bool(label.winfo_manager()):
+            if shown:
+                label.pack(fill=tk.X, anchor=tk.W, pady=(2, 0), **where)  # type: ignore[arg-type]
+            else:
+                label.pack_forget()
 
     # ----------------------------------------------------------------- rendering
 
@@ -307,6 +362,9 @@ class BridgePanel(ttk.Frame):
             changed = True
         if wanted != self._row_order:
             self._reorder(snapshot)
+            if len(wanted) != len(self._row_order):
+                self.tree.configure(height=max(1, min(len(wanted), MAX_TREE_ROWS)))
+                self.widget_updates += 1
             self._row_order = wanted
         self._rendered_snapshot = snapshot
         if changed:
@@ -318,6 +376,8 @@ class BridgePanel(ttk.Frame):
         if previous == row:
             return False
         self._rows[item_id] = row
+        if self._note_widths(row, child=bool(parent_id)):
+            self._schedule_relayout()
         shown = self._fitted(row, child=bool(parent_id))
         if previous is None:
             self.tree.insert(parent_id, tk.END, iid=item_id, text=shown[0], values=shown[1], open=True)
@@ -341,31 +401,94 @@ class BridgePanel(ttk.Frame):
             width = self._widths[key] = int(font.measure(text))
         return width
 
+    def _note_widths(self, row: tuple[str, tuple[str, ...]], *, child: bool) -> bool:
+        """Grow the columns' natural widths to this row's texts; True if one grew.
+
+        Only a text longer than any the column has shown is measured, so the figures that change
+        every tick cost a length comparison.
+        """
+        text, values = row
+        grew = False
+        offset = _INDICATOR + (_INDENT if child else 0) + _CELL_PADDING
+        cells = [(TREE_COLUMN, text, offset)]
+        cells += [(column, value, _CELL_PADDING) for column, value in zip(COLUMNS, values, strict=True)]
+        for column, value, extra in cells:
+            if len(value) <= self._seen_length.get(column, 0):
+                continue
+            self._seen_length[column] = len(value)
+            natural = min(_COLUMN_CAPS[column], self._measure(value) + extra)
+            if natural > self._natural[column]:
+                self._natural[column] = natural
+                grew = True
+        return grew
+
     def _fitted(self, row: tuple[str, tuple[str, ...]], *, child: bool) -> tuple[str, tuple[str, ...]]:
-        """What the tree shows of a row: lists of reasons cut, by whole items, to their column."""
+        """What the tree shows of a row: cells cut, by whole words or reasons, to their column."""
         if self._visible_width is None:
             return row
         text, values = row
         fitted = tuple(
             fit(value, int(self.tree.column(column, "width")) - _CELL_PADDING, self._measure)
+            if column in self._shown_columns
+            else value
             for column, value in zip(COLUMNS, values, strict=True)
         )
         offset = _INDICATOR + (_INDENT if child else 0)
-        names = int(self.tree.column("#0", "width")) - offset - _CELL_PADDING // 2
+        names = int(self.tree.column(TREE_COLUMN, "width")) - offset - _CELL_PADDING
         return fit_words(text, names, self._measure), fitted
+
+    def row_texts(self, item_id: str) -> dict[str, str]:
+        """The full texts of a row by column, however much of them the tree has room to show."""
+        row = self._rows.get(item_id)
+        if row is None:
+            return {}
+        return {TREE_COLUMN: row[0], **dict(zip(COLUMNS, row[1], strict=True))}
+
+    @property
+    def shown_columns(self) -> tuple[str, ...]:
+        """The value columns the tree shows, most important first (the others are in the details)."""
+        return self._shown_columns
+
+    def _layout_columns(self, width: int) -> None:
+        """Share ``width`` among the columns: every heading whole; the packet rate, the decode
+        errors and the names whole too, for which the least important columns give way; what is
+        left goes to the others in order of importance, none wider than its widest text."""
+        available = width - _TREE_BORDERS
+        order = [TREE_COLUMN, *COLUMNS]
+        while len(order) > 2 and sum(self._minimum[column] for column in order) > available:
+            order.pop()
+        widths = {column: self._minimum[column] for column in order}
+        for column in _IMPORTANCE:
+            if column not in widths:
+                continue
+            want = self._natural[column] - widths[column]
+            if column in _WHOLE:
+                while available - sum(widths.values()) < want and order[-1] not in _WHOLE:
+                    del widths[order.pop()]
+            widths[column] += min(max(0, want), max(0, available - sum(widths.values())))
+        spare = available - sum(widths.values())
+        if spare > 0:
+            widths[order[-1]] += spare
+        shown = tuple(order[1:])
+        if shown != self._shown_columns:
+            self._shown_columns = shown
+            self.tree.configure(displaycolumns=shown)
+        for column, column_width in widths.items():
+            if int(self.tree.column(column, "width")) != column_width:
+                minimum = min(column_width, self._minimum[column])
+                self.tree.column(column, width=column_width, minwidth=minimum)
 
     def _tree_resized(self, event: tk.Event[tk.Misc]) -> None:
         width = int(event.width)
         if width <= 1 or width == self._visible_width:
             return
         self._visible_width = width
-        # The names get a share of the width, the packet rate its own, the errors the rest, so the
-        # main figures are what a narrow pane shows; the other columns follow to the right.
-        names = min(_TREE_COLUMN_BOUNDS[1], max(_TREE_COLUMN_BOUNDS[0], int(width * _TREE_COLUMN_SHARE)))
-        rate = _COLUMN_WIDTHS["packets_per_s"]
-        errors = min(_ERRORS_BOUNDS[1], max(_ERRORS_BOUNDS[0], width - _TREE_BORDERS - names - rate))
-        self.tree.column("#0", width=names)
-        self.tree.column("decode_errors", width=errors)
+        self._refit()
+
+    def _refit(self) -> None:
+        if self._visible_width is None:
+            return
+        self._layout_columns(self._visible_width)
         for item_id, row in self._rows.items():
             shown = self._fitted(row, child=bool(self.tree.parent(item_id)))
             if self._tree_rows.get(item_id) != shown and self.tree.exists(item_id):
@@ -382,6 +505,8 @@ class BridgePanel(ttk.Frame):
         self._relayout_pending = None
         if self._destroyed:
             return
+        # A column may have grown to a longer text since the last layout.
+        self._refit()
         width = self.winfo_width()
         if width <= 1:
             return
@@ -428,13 +553,16 @@ class BridgePanel(ttk.Frame):
         if selection and selection[0] in self._rows:
             name, values = self._rows[selection[0]]
             headings = column_headings()
-            lines = [name] + [
+            parts = [name] + [
                 _("{heading}: {value}").format(heading=headings[column], value=value)
                 for column, value in zip(COLUMNS, values, strict=True)
                 if value
             ]
-            text = "\n".join(lines)
+            # One paragraph, wrapped at the strip's width: a line per column would take the
+            # height the receiver check above needs.
+            text = " · ".join(parts)
         self._set_option(self.details, "text", text)
+        self._show_line(self.details, bool(text))
 
     def _set_option(self, widget: tk.Misc, option: str, value: object) -> None:
         key = (widget, option)

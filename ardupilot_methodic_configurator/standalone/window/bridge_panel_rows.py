@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What each row and cell of the bridge panel says, and how a cell shortens to fit its column.
 
-Pure text from snapshots (no Tk): one parent row per link, one child row per direction, their
+Pure text from snapshots (no widgets): one parent row per link, one child row per direction, their
 cells in ``COLUMNS`` order.  A cell holding a list of reasons is a ``Cell``, which shortens
-itself by whole items and says how many more there are; names shorten by whole words
-(``fit_words``).  Widths come from a ``measure`` function the panel passes in.
+itself by whole items and says how many more there are; names and other texts shorten by whole
+words (``fit_words``, shared with every view).  Widths come from a ``measure`` function the panel passes in.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ... import _
+from ...plugins.rc_receiver_tk_text import ELLIPSIS, fit_words
 from ...sim_bridge.protocols.names import AUTO
 from ...sim_bridge.protocols.table import Bookkeeping, bookkeeping
 from ...sim_bridge.snapshot import (
@@ -36,7 +37,6 @@ COLUMNS = (
     "last_frame",
     "warnings",
 )
-_ELLIPSIS = "…"
 
 
 def column_headings() -> dict[str, str]:
@@ -85,38 +85,20 @@ class Cell(str):
         # As many whole items as fit, saying how many more there are, or only that there are more.
         for shown in range(len(self.items), 0, -1):
             rest = len(self.items) - shown
-            tails = [[_("+{count} more").format(count=rest)], [_ELLIPSIS]] if rest else [[]]
+            tails = [[_("+{count} more").format(count=rest)], [ELLIPSIS]] if rest else [[]]
             for tail in tails:
                 text = self.head + ", ".join([*self.items[:shown], *tail])
                 if measure(text) <= width:
                     return text
-        tail = [_ELLIPSIS] if len(self.items) > 1 else []
+        tail = [ELLIPSIS] if len(self.items) > 1 else []
         return self.head + ", ".join([self.items[0], *tail])
 
 
-def fit_words(text: str, width: int, measure: Callable[[str], int]) -> str:
-    """``text``, or as many of its whole words as fit followed by an ellipsis.
-
-    Only a first word that cannot fit alone is shortened inside, and then visibly, with the
-    ellipsis, rather than cut off by the column's edge.
-    """
-    if measure(text) <= width:
-        return text
-    words = text.split(" ")
-    for count in range(len(words) - 1, 0, -1):
-        shortened = " ".join(words[:count]) + " " + _ELLIPSIS
-        if measure(shortened) <= width:
-            return shortened
-    first = words[0]
-    for end in range(len(first) - 1, 0, -1):
-        shortened = first[:end] + _ELLIPSIS
-        if measure(shortened) <= width:
-            return shortened
-    return text
-
-
 def fit(text: str, width: int, measure: Callable[[str], int]) -> str:
-    return text.fitted(width, measure) if isinstance(text, Cell) else text
+    """What a cell shows of ``text`` in ``width`` px: whole reasons of a list, else whole words."""
+    if isinstance(text, Cell):
+        return text.fitted(width, measure)
+    return fit_words(text, width, measure) if text else text
 
 
 def _protocol_text(link: LinkSnapshot) -> str:

@@ -19,6 +19,7 @@ from enum import Enum
 from tkinter import ttk
 
 from ... import _
+from ...plugins.rc_receiver_tk_text import TextMeasure, fit_label
 from ..options import DEMO_DEVICE
 
 logger = logging.getLogger(__name__)
@@ -122,12 +123,19 @@ class ConnectionBar(ttk.Frame):
             command=self._transmitter_clicked,
         )
         self._transmitter_shown = False
-        # Offered once a reboot or a replugged cable ended a test: its report is still there.
-        self.earlier_button = ttk.Button(controls, text="", command=self._save_earlier_clicked)
-        self._earlier_tests = 0
 
-        self.status_label = ttk.Label(self, text="", wraplength=STATUS_WRAP_PIXELS, justify=tk.LEFT)
-        self.status_label.pack(fill=tk.X, pady=(4, 0))
+        # The status line, and beside it (not in the full row above) the offer of an earlier test.
+        status_row = ttk.Frame(self)
+        status_row.pack(fill=tk.X, pady=(4, 0))
+        self._status_row = status_row
+        self.status_label = ttk.Label(status_row, text="", wraplength=STATUS_WRAP_PIXELS, justify=tk.LEFT)
+        self.status_label.pack(side=tk.LEFT, fill=tk.X, expand=True)
+        self._status_text = ""
+        self._status_measure = TextMeasure.of(self.status_label)
+        # Offered once a reboot or a replugged cable ended a test: its report is still there.
+        self.earlier_button = ttk.Button(status_row, text="", command=self._save_earlier_clicked)
+        self._earlier_tests = 0
+        status_row.bind("<Configure>", self._rewrap_status, add="+")
         self._apply_state()
 
     # ----------------------------------------------------------------- what the user chose
@@ -145,7 +153,7 @@ class ConnectionBar(ttk.Frame):
 
     @property
     def status_text(self) -> str:
-        return str(self.status_label.cget("text"))
+        return self._status_text
 
     @property
     def status_is_error(self) -> bool:
@@ -186,7 +194,18 @@ class ConnectionBar(ttk.Frame):
 
     def show_status(self, text: str, *, error: bool = False, ok: bool = False) -> None:
         colour = COLOUR_ERROR if error else COLOUR_OK if ok else ""
-        self.status_label.configure(text=text, foreground=colour)
+        self._status_text = text
+        self.status_label.configure(foreground=colour)
+        self._rewrap_status()
+
+    def _rewrap_status(self, _event: object = None) -> None:
+        # As wide as the row leaves beside the offer of an earlier test, and a device path breaks
+        # only after a "/".
+        room = self._status_row.winfo_width()
+        if self._earlier_tests:
+            room -= self.earlier_button.winfo_reqwidth() + 16
+        wrap = STATUS_WRAP_PIXELS if room <= 1 else max(120, min(STATUS_WRAP_PIXELS, room))
+        fit_label(self.status_label, self._status_text, wrap, self._status_measure)
 
     def set_transmitter_available(self, available: bool) -> None:
         """Show the demo transmitter switch only while the simulated vehicle is connected."""
@@ -205,7 +224,7 @@ class ConnectionBar(ttk.Frame):
         if count == self._earlier_tests:
             return
         if count and not self._earlier_tests:
-            self.earlier_button.pack(side=tk.RIGHT)
+            self.earlier_button.pack(side=tk.RIGHT, anchor=tk.N, padx=(16, 0), before=self.status_label)
         elif not count:
             self.earlier_button.pack_forget()
         self._earlier_tests = count
@@ -214,6 +233,7 @@ class ConnectionBar(ttk.Frame):
             if count == 1
             else _("Save the {count} tests before the reconnections…").format(count=count)
         )
+        self._rewrap_status()
 
     def show_transmitter(self, on: bool) -> None:
         """Show the transmitter as on or off without calling back (e.g. after a scripted switch)."""

@@ -1,21 +1,24 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Sizes in the `amc-rc-receiver` window: its first size, the bridge pane's sash, scrollable widths."""
+"""Sizes in the `amc-rc-receiver` window: its first size, how the receiver step shares its width
+between the receiver check and the parameter table, scrollable widths.
+
+The receiver check, which every user came for, gets its width first: where the window has room for
+its second column (its findings beside its readings, at the default size) the parameter table keeps
+only the width its names, values and a short meaning need; elsewhere the check takes what it asks
+for and the table, whose meanings then read further, the rest.  When the window is narrower than
+both need, the table gives way (its meanings shorten), never the check.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import tkinter as tk
-from tkinter import ttk
+from collections.abc import Callable
 
+from ...host.plugin_host import StepLayout
 from ...plugins.rc_receiver_tk_widgets import ScrollableFrame
-from .bridge_panel import BridgePanel
 
 DEFAULT_GEOMETRY = "1560x860"
-BRIDGE_PANE_WIDTH = 480
-# The bridge pane keeps at least this much when collapsed: the header button and its summary.
-_MIN_PANE = 40
-_COLLAPSED_MARGIN = 16
 
 
 def initial_geometry(root: tk.Misc) -> str:
@@ -44,30 +47,45 @@ def fit_scrollable_width(frame: tk.Misc) -> None:
         pending.extend(widget.winfo_children())
 
 
-class BridgePaneSizer:
-    """Moves the sash when the bridge panel collapses or expands, remembering the expanded width."""
+class StepColumns:
+    """Shares a left-placed plugin's step between the plugin and the parameter table.
 
-    def __init__(self, panes: ttk.Panedwindow, pane: ttk.Frame, panel: BridgePanel) -> None:
-        self._panes = panes
-        self._panel = panel
-        self._width = BRIDGE_PANE_WIDTH
-        pane.bind("<Configure>", self._resized)
+    The table's frame asks for exactly ``table_width()`` (whatever its wrapping labels would ask
+    for at the width they are given).  Where what that leaves reaches ``plugin_room()`` (the width
+    from which the plugin has a use for more, ``None``: always), the plugin's column is given it as
+    a minimum; otherwise the plugin takes what it asks for and the table, the column with weight,
+    the rest, shrinking first when there is not enough.  Were the table's request to follow its
+    width, the two columns would push each other and the window would grow without end.
+    """
 
-    def toggle(self) -> None:
-        """Collapse or expand the panel and give its width back to the receiver step."""
-        panel = self._panel
-        total = self._panes.winfo_width()
-        if panel.expanded:
-            with contextlib.suppress(tk.TclError):
-                self._width = max(_MIN_PANE, total - int(self._panes.sashpos(0)))  # type: ignore[no-untyped-call]
-        panel.toggle()
-        self._panes.update_idletasks()
-        wanted = self._width if panel.expanded else max(_MIN_PANE, panel.winfo_reqwidth() + _COLLAPSED_MARGIN)
-        if total > wanted:
-            with contextlib.suppress(tk.TclError):
-                self._panes.sashpos(0, total - wanted)  # type: ignore[no-untyped-call]
+    def __init__(
+        self,
+        layout: StepLayout,
+        table_width: Callable[[], int],
+        plugin_room: Callable[[], int] | None = None,
+    ) -> None:
+        self._container = layout.container
+        self._content = layout.content_frame
+        self._table_width = table_width
+        self._plugin_room = plugin_room
+        self._content.pack_propagate(False)
+        self._container.columnconfigure(0, weight=0)
+        self._container.columnconfigure(1, weight=1)
+        self._container.bind("<Configure>", self._resized, add="+")
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Follow a new natural width of the table (another file was opened)."""
+        self._content.configure(width=self._table_width())
+        # The container may have its size already (a vehicle chosen in a window that is shown).
+        self._share(self._container.winfo_width())
 
     def _resized(self, event: tk.Event[tk.Misc]) -> None:
-        # The panel's detail lines wrap at a fixed width made for a full-width panel; follow the pane.
-        with contextlib.suppress(tk.TclError):
-            self._panel.details.configure(wraplength=max(120, int(event.width) - 12))
+        self._share(int(event.width))
+
+    def _share(self, width: int) -> None:
+        if width <= 1:
+            return
+        left = max(0, width - self._table_width())
+        wanted = None if self._plugin_room is None else self._plugin_room()
+        self._container.columnconfigure(0, minsize=left if wanted is None or left >= wanted else 0)

@@ -1,7 +1,13 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The widgets of the `amc-rc-receiver` window: vehicle choice and connection bar on top, then
-the receiver step's frame beside the bridge panel.  Building only; the window drives them.
+"""The widgets of the `amc-rc-receiver` window: vehicle choice and connection bar on top, the
+receiver step's frame below them, and the bridge panel as a strip along the bottom.  Building
+only; the window drives them.
+
+The receiver step gets all the height the bridge panel does not use: collapsed the panel is one
+line, expanded it is as tall as its rows.  The widgets are made in reading order (top bar, step,
+bridge), which is the order Tab follows; the bridge strip is packed before the step so that it
+keeps its line however short the window is.
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ from .connection_bar import (
     STATUS_WRAP_PIXELS,
     ConnectionBar,
 )
-from .geometry import BRIDGE_PANE_WIDTH
 
 DEFAULT_VEHICLE = "ArduCopter"
+_PAD = 8
 
 
 @dataclass(frozen=True)
@@ -29,9 +35,8 @@ class WindowLayout:
     vehicle_var: tk.StringVar
     vehicle_combobox: ttk.Combobox
     connection_bar: ConnectionBar
-    # Packed above the panes only once a bridge failed to start.
+    # Packed above the step only once a bridge failed to start.
     bridge_error_label: ttk.Label
-    panes: ttk.Panedwindow
     step_frame: ttk.Frame  # the plugin host fills it alone
     bridge_frame: ttk.Frame
     bridge_panel: BridgePanel
@@ -47,7 +52,7 @@ def build_window_layout(
 ) -> WindowLayout:
     """Fill ``root``; ``connection_bar`` builds the bar inside the top row it is given."""
     top = ttk.Frame(root)
-    top.pack(fill=tk.X, padx=8, pady=(8, 4))
+    top.pack(fill=tk.X, padx=_PAD, pady=(6, 2))
     vehicle_frame = ttk.Frame(top)
     vehicle_frame.pack(side=tk.LEFT, anchor=tk.N, padx=(0, 16))
     ttk.Label(vehicle_frame, text=_("Vehicle:")).pack(side=tk.LEFT)
@@ -64,22 +69,17 @@ def build_window_layout(
     bridge_error_label = ttk.Label(
         root, text="", foreground=COLOUR_ERROR, wraplength=STATUS_WRAP_PIXELS * 2, justify=tk.LEFT
     )
-    panes = ttk.Panedwindow(root, orient=tk.HORIZONTAL)
-    panes.pack(fill=tk.BOTH, expand=True, padx=8, pady=(4, 8))
-    step_frame = ttk.Frame(panes)
-    panes.add(step_frame, weight=3)
-    bridge_frame = ttk.Frame(panes, width=BRIDGE_PANE_WIDTH)
-    # The panel's tree is far wider than a side pane; it scrolls sideways instead.
-    bridge_frame.pack_propagate(False)
-    panes.add(bridge_frame, weight=1)
-    bridge_panel = BridgePanel(bridge_frame, monitor)
+    step_frame = ttk.Frame(root)
+    bridge_frame = ttk.Frame(root)
+    bridge_panel = BridgePanel(bridge_frame, monitor, expanded=False)
     bridge_panel.pack(fill=tk.BOTH, expand=True)
+    bridge_frame.pack(side=tk.BOTTOM, fill=tk.X, padx=_PAD, pady=(2, 4))
+    step_frame.pack(fill=tk.BOTH, expand=True, padx=_PAD, pady=2)
     return WindowLayout(
         vehicle_var,
         vehicle_combobox,
         bar,
         bridge_error_label,
-        panes,
         step_frame,
         bridge_frame,
         bridge_panel,

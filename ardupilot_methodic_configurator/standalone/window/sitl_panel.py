@@ -16,6 +16,7 @@ from tkinter import ttk
 
 from ... import _
 from ...demo.sitl_rc_input import FailsafeMode
+from ...plugins.rc_receiver_tk_text import WrapFollower
 from ...plugins.rc_receiver_tk_widgets import TickTimer
 from ...sitl.config import SitlStatus, state_text
 from ...sitl.runner import SitlRunner
@@ -23,7 +24,9 @@ from .link_follow import WindowLike, WindowLinkFollower
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000
-CONSOLE_HEIGHT_LINES = 8
+# Few lines: on a 720 px screen the receiver check above must keep its readings in view; the
+# console scrolls, and follows its end.
+CONSOLE_HEIGHT_LINES = 4
 COLOUR_NOTE = "#1f5fa8"
 
 
@@ -56,6 +59,11 @@ def format_sitl_status(runner: SitlRunner, status: SitlStatus) -> str:
     return " · ".join(parts)
 
 
+def _write(widget: tk.Misc, option: str, value: object) -> bool:
+    widget.configure({option: value})
+    return True
+
+
 class SitlConsolePanel(ttk.LabelFrame):
     """SITL's console output and the runner's summary; call ``refresh()`` to show new lines."""
 
@@ -64,8 +72,11 @@ class SitlConsolePanel(ttk.LabelFrame):
         self._runner = runner
         self._cursor = 0
         self._shown = 0
-        self.status_label = ttk.Label(self, text="", anchor=tk.W)
+        self.status_label = ttk.Label(self, text="", anchor=tk.W, justify=tk.LEFT)
         self.status_label.pack(fill=tk.X, padx=6, pady=(2, 2))
+        # One line at the window's usual width; a narrow window wraps it between its parts.
+        self._status_wrap = WrapFollower(self, width=1200, margin=12)
+        self._status_wrap.add(self.status_label)
         frame = ttk.Frame(self)
         frame.pack(fill=tk.BOTH, expand=True, padx=6, pady=(0, 6))
         self.text = tk.Text(frame, height=CONSOLE_HEIGHT_LINES, wrap=tk.NONE, font="TkFixedFont")
@@ -80,8 +91,8 @@ class SitlConsolePanel(ttk.LabelFrame):
 
     def refresh(self) -> None:
         status_text = format_sitl_status(self._runner, self._runner.status())
-        if self.status_label.cget("text") != status_text:
-            self.status_label.configure(text=status_text)
+        if self._status_wrap.text(self.status_label) != status_text:
+            self._status_wrap.show(self.status_label, status_text, _write)
         lines, self._cursor = self._runner.console.since(self._cursor)
         if not lines:
             return
@@ -119,6 +130,9 @@ class SitlWindowSupport:
             if before is not None:
                 pack_options["before"] = before
             self.panel.pack(**pack_options)  # type: ignore[arg-type]
+            if before is not None:
+                # Read (and reached by Tab) right after the step it sits under, before the bridge.
+                self.panel.lift(before)
         self.follower = WindowLinkFollower(window, baudrate=baudrate)
         self._timer = TickTimer(root, TICK_MS, self._tick)
         self._timer.start()

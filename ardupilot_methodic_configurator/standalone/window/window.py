@@ -4,7 +4,9 @@
 
 The window is a thin shell around one `CheckSession`: a `PluginHost` shows the receiver step of
 the chosen vehicle exactly as the methodic configurator would (plugin left, parameter table
-right), and the sidecar `BridgePanel` follows whatever monitor the session currently has.  The
+right), and the `BridgePanel` strip below follows whatever monitor the session currently has: it
+stays one line while the session has only its own link (the demo's or SITL's) and opens when the
+person adds a bridge, unless the person chose otherwise.  The
 blocking connect runs in a worker thread (`background`) that the Tk thread only polls with
 ``after()``; while it runs the plugin view is paused through the host, so nothing reads the link
 mid-swap.  The plugin view runs exactly while a vehicle is connected: the window stops and starts
@@ -45,6 +47,7 @@ from ...plugins.rc_receiver_report import (
     write_report,
 )
 from ...plugins.rc_receiver_snapshot import RCReceiverState
+from ...plugins.rc_receiver_tk_keys import style_focus
 from ...plugins.rc_receiver_tk_widgets import TickTimer
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.spec import BridgeSpec
@@ -53,7 +56,7 @@ from ..port_watch import PortWatch
 from ..session import CheckSession
 from .background import ConnectAttempt, ParameterFileRead
 from .connection_bar import DEFAULT_BAUDRATE, ConnectionBar, ConnectionState
-from .geometry import BridgePaneSizer, fit_scrollable_width
+from .geometry import StepColumns, fit_scrollable_width
 from .layout import DEFAULT_VEHICLE, build_window_layout
 
 CONNECT_TIMEOUT_S = 5.0
@@ -122,6 +125,9 @@ class StandaloneWindow:
 
         root.title(_("RC receiver check"))
         root.protocol("WM_DELETE_WINDOW", self.close)
+        # The window is ours alone: every focused control shows a ring a person can see.
+        for style in ("TButton", "TCheckbutton"):
+            style_focus(root, style)
         layout = build_window_layout(
             root,
             _SessionMonitor(session),
@@ -142,12 +148,10 @@ class StandaloneWindow:
         self.connection_bar = layout.connection_bar
         self.bridge_error_label = layout.bridge_error_label
         self._bridge_errors: list[str] = []
-        self.panes = layout.panes
         self.step_frame = layout.step_frame
         self.bridge_frame = layout.bridge_frame
         self.bridge_panel = layout.bridge_panel
-        self._bridge_pane = BridgePaneSizer(layout.panes, layout.bridge_frame, layout.bridge_panel)
-        self.bridge_panel.toggle_button.configure(command=self.toggle_bridge_panel)
+        self._step_columns: StepColumns | None = None
 
         ensure_rc_receiver_plugin(factory)
         # The step's parameter file for the plugin's comparison, under the names 5.0.1 uses.
@@ -239,6 +243,12 @@ class StandaloneWindow:
         self.parameter_table = table
         if layout.plugin_frame is not None:
             fit_scrollable_width(layout.plugin_frame)
+            if layout.placement == "left":
+                # A plugin that can use a wider column says from which width on (the receiver
+                # check: its second column); any other plugin gets all the table leaves.
+                room = getattr(self.host.active_view, "two_column_width", None)
+                room = room if callable(room) else None
+                self._step_columns = StepColumns(layout, table.natural_width, room)
         if not self.session.flight_controller.is_connected:
             # Stopping restores the stream intervals on the link the model requested them on.
             self.host.stop_view()
@@ -326,6 +336,8 @@ class StandaloneWindow:
             return False
         if self.parameter_table is not None:
             self.parameter_table.show_entries(parameters.entries, path)
+            if self._step_columns is not None:
+                self._step_columns.refresh()
         if self._step is not None:
             self.step_files.show(self.vehicle, self._step.filename, parameters.entries)
         return True
@@ -525,19 +537,22 @@ class StandaloneWindow:
     # ----------------------------------------------------------------- bridge panel
 
     def toggle_bridge_panel(self) -> None:
-        """Collapse or expand the sidecar panel and give its width back to the receiver step."""
-        self._bridge_pane.toggle()
+        """The person's toggle of the bridge strip: remembered for the rest of the session."""
+        self.bridge_panel.toggle()
 
     def add_bridges(self, specs: Sequence[BridgeSpec]) -> list[str]:
         """Start a relay per spec; the panel picks each up at once.  Failures go to the status line."""
         errors = [error for error in (self.session.add_bridge(spec) for spec in specs) if error]
+        if len(errors) < len(specs):
+            # The person asked for these links: show them, unless the person closed the strip.
+            self.bridge_panel.suggest_expanded(True)
         shown = errors + self.session.take_notices()
         if shown:
             # A line of its own, so later connection messages do not hide it.
             self._bridge_errors.extend(shown)
             self.bridge_error_label.configure(text="\n".join(self._bridge_errors))
             if not self.bridge_error_label.winfo_manager():
-                self.bridge_error_label.pack(fill=tk.X, padx=8, pady=(0, 4), before=self.panes)
+                self.bridge_error_label.pack(fill=tk.X, padx=8, pady=(0, 4), before=self.step_frame)
         return errors
 
     # ----------------------------------------------------------------- status and closing

@@ -17,66 +17,17 @@ from tkinter import ttk
 
 import pytest
 
-from amc_rc_receiver.sim_bridge.snapshot import (
-    BridgeSnapshot,
-    Direction,
-    DirectionSnapshot,
-    FrameSummary,
-    LinkSnapshot,
-)
+from amc_rc_receiver.sim_bridge.snapshot import Direction
 from amc_rc_receiver.standalone.session import CheckSession
 from amc_rc_receiver.standalone.window.bridge_panel import BridgePanel
 from amc_rc_receiver.standalone.window.bridge_panel_rows import direction_item_id, link_item_id
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
+from tests.support.bridge_snapshots import BUSY_SNAPSHOT as SNAPSHOT
 from tests.support.tk import pump_until
 
 # Treeview cells keep a few pixels of padding on each side of their text.
 _CELL_PADDING = 8
-
-
-def busy_link(name: str, *, errors: tuple[tuple[str, int], ...] = ()) -> LinkSnapshot:
-    return LinkSnapshot(
-        name=name,
-        protocol="ardupilot-json",
-        detected_protocol="ardupilot-json",
-        listen="127.0.0.1:9002",
-        target="127.0.0.1:9012",
-        peer="127.0.0.1:40000",
-        listen_only=False,
-        from_peer=DirectionSnapshot(
-            Direction.FROM_PEER,
-            packets=120_000,
-            bytes=4_800_000,
-            packets_per_s=1200.0,
-            bytes_per_s=48_000.0,
-            decode_errors=errors,
-            last_frame=FrameSummary("servo16", (("frame_count", 120000), ("frame_rate", 1200))),
-            last_sender="127.0.0.1:40000",
-            last_packet_age_s=0.0,
-            senders_seen=1,
-        ),
-        from_target=DirectionSnapshot(
-            Direction.FROM_TARGET,
-            packets=119_990,
-            packets_per_s=1199.5,
-            bytes_per_s=300_000.0,
-            last_sender="127.0.0.1:9012",
-            last_packet_age_s=0.0,
-            senders_seen=1,
-        ),
-        relay_errors=(("port-unreachable", 3),),
-    )
-
-
-SNAPSHOT = BridgeSnapshot(
-    (
-        busy_link("SITL JSON (demo)", errors=(("magic", 2),)),
-        busy_link("ardupilot-json 127.0.0.1:9002", errors=(("truncated", 12),)),
-        busy_link("xrp 127.0.0.1:3540"),
-    ),
-    now=10.0,
-)
 
 
 @pytest.fixture(params=[DEFAULT_GEOMETRY, "1280x720"])
@@ -85,6 +36,7 @@ def window(request: pytest.FixtureRequest) -> Iterator[StandaloneWindow]:
     root.geometry(request.param)
     built = StandaloneWindow(root, CheckSession(), port_lister=list, connect_timeout=1.0)
     built.bridge_panel.on_deactivate()  # the session has no relays: show the hand-made snapshot instead
+    built.bridge_panel.toggle()  # opened by the person, as the window keeps it closed without bridges
     built.bridge_panel.render(SNAPSHOT)
     size = tuple(int(part) for part in request.param.split("x"))
     assert pump_until(root, lambda: (root.winfo_width(), root.winfo_height()) == size)
@@ -117,7 +69,7 @@ def assert_inside(inner: tk.Misc, outer: tk.Misc) -> None:
 def test_packets_per_second_and_decode_errors_show_without_scrolling_sideways(
     window: StandaloneWindow,
 ) -> None:
-    """GIVEN three busy links with decode errors and relay errors in the window's bridge pane
+    """GIVEN three busy links with decode errors and relay errors in the window's bridge strip, opened
     WHEN the window has its default size or 1280x720
     THEN the packets/s and decode-error cells of every row lie inside the visible tree, wide enough for
     their whole text, with the tree scrolled fully left."""

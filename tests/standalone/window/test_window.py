@@ -103,7 +103,8 @@ def test_the_window_shows_connection_bar_receiver_step_parameters_and_bridge_pan
 
     The device list offers the demo, the detected port and the common addresses; the receiver
     step has its plugin on the left and the bundled example parameters on the right; the bridge
-    panel sits in the right-hand pane; without a connection the plugin view is not polling.
+    panel is a strip below them, closed to its summary line; without a connection the plugin view
+    is not polling.
     """
     bar = window.connection_bar
     assert window.root.title() == "RC receiver check"
@@ -133,9 +134,10 @@ def test_the_window_shows_connection_bar_receiver_step_parameters_and_bridge_pan
     assert table.rows[0][2] == example[0].comment
     assert "05_remote_controller_receiver.param" in table.source_text
 
-    panes = [str(pane) for pane in window.panes.panes()]
-    assert panes == [str(window.step_frame), str(window.bridge_frame)]
     assert window.bridge_panel.master is window.bridge_frame
+    step = window.step_frame
+    assert window.bridge_frame.winfo_rooty() >= step.winfo_rooty() + step.winfo_height()
+    assert not window.bridge_panel.expanded
     assert window.bridge_panel.timer_id is not None
 
 
@@ -162,28 +164,37 @@ def test_choosing_another_vehicle_shows_its_receiver_step_and_example(
     assert not old_view.winfo_exists()
 
 
-def test_collapsing_the_bridge_panel_gives_its_width_to_the_receiver_step(window: StandaloneWindow) -> None:
-    """GIVEN the expanded bridge pane WHEN its header button is pressed THEN the pane shrinks to the
-    header; WHEN pressed again THEN the panel and the pane width come back.
+def test_the_bridge_strip_keeps_the_persons_choice_when_toggled_before_a_bridge_is_added(
+    window: StandaloneWindow,
+) -> None:
+    """GIVEN the window without bridges (the strip closed to its summary line)
+    WHEN the person opens it THEN the tree shows and the receiver step gives it the height it needs;
+    WHEN the person closes it and a bridge is then added THEN it stays closed: the person's choice
+    outranks the window's default for the rest of the session.
     """
     window.root.geometry("1300x700")
-    last_sash = [-1]
+    panel = window.bridge_panel
+    pump_until(window.root, lambda: window.step_frame.winfo_height() > 300, "the window at its size")
+    closed_height = window.step_frame.winfo_height()
 
-    def settled() -> bool:
-        sash = int(window.panes.sashpos(0))
-        stable, last_sash[0] = sash == last_sash[0], sash
-        return stable and window.panes.winfo_width() > 1000
+    window.toggle_bridge_panel()
+    pump_until(window.root, lambda: bool(panel.tree.winfo_ismapped()), "the opened strip")
+    assert panel.expanded
+    assert window.step_frame.winfo_height() < closed_height
 
-    pump_until(window.root, settled, "the window at its size")
-    expanded_sash = last_sash[0]
-    window.bridge_panel.toggle_button.invoke()
+    window.toggle_bridge_panel()
+    assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
     window.root.update()
+    assert not panel.expanded
+    assert panel.user_choice is False
+
+
+def test_adding_a_bridge_opens_the_strip_when_the_person_never_chose(window: StandaloneWindow) -> None:
+    """GIVEN the closed strip the person never touched WHEN a bridge is added THEN it opens."""
     assert not window.bridge_panel.expanded
-    assert int(window.panes.sashpos(0)) > expanded_sash
-    window.bridge_panel.toggle_button.invoke()
-    window.root.update()
+    assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
     assert window.bridge_panel.expanded
-    assert int(window.panes.sashpos(0)) == expanded_sash
+    assert window.bridge_panel.user_choice is None
 
 
 # --------------------------------------------------------------------------- connecting
