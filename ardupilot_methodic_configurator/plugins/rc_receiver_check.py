@@ -538,8 +538,8 @@ class ReceiverCheckTracker:
         step_values = {name: step_all[name] for name in wanted if name in step_all}
         roles = self._roles(family, values)
         channels = self._spans.evidence(roles)
-        timing = failsafe_timing(family, self.firmware_version())
-        timeout = timing.timeout_s(values)
+        version = self.firmware_version()
+        timeout = failsafe_timing(family, version).timeout_s(values)
         pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         stick_pwm = {
             number: pwm
@@ -580,8 +580,7 @@ class ReceiverCheckTracker:
                 rssi_before_failsafe=self._witness.rssi_before,
                 rssi_during_failsafe=self._witness.rssi_during_max,
                 sticks=sticks,
-                failsafe_timing=timing,
-                firmware_version=self.firmware_version(),
+                firmware_version=version,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)

@@ -49,16 +49,19 @@ _ROVER_ROLES: dict[str, str] = {"RCMAP_ROLL": "steering", "RCMAP_THROTTLE": "thr
 FLIGHT_MODE_ROLE = "flight_mode"
 
 
+def _role_table(family: VehicleFamily) -> dict[str, str]:
+    return _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
+
+
 def stick_role(family: VehicleFamily, parameter: str) -> str:
     """The role key of the stick ``parameter`` (``RCMAP_ROLL``...) names on ``family``."""
-    table = _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
-    return table.get(parameter, _ROLES[parameter])
+    return _role_table(family).get(parameter, _ROLES[parameter])
 
 
 def channel_roles(family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
     """Channel number -> role for the sticks and the flight-mode channel of ``family``."""
     known = dict(values)
-    table = _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
+    table = _role_table(family)
     roles = {number: table[name] for number, name in stick_channels(family, known).items() if name in table}
     channel = mode_channel(family, known)
     if channel is not None:

@@ -27,7 +27,6 @@ from .rc_receiver_firmware import (
     RSSI_TYPE_DISABLED,
     RSSI_TYPE_NAMES,
     RSSI_TYPE_RECEIVER_PROTOCOL,
-    FailsafeTiming,
     FirmwareVersion,
     VehicleFamily,
     enabled_protocols,
@@ -71,9 +70,8 @@ class FindingInputs:
     rssi_during_failsafe: int | None = None
     # The stick step's results, judged with the values above.
     sticks: tuple[StickResult, ...] = ()
-    # The firmware's version where known, and when a silent receiver becomes RC failsafe with it.
+    # The firmware's version where known: when a silent receiver becomes RC failsafe depends on it.
     firmware_version: FirmwareVersion | None = None
-    failsafe_timing: FailsafeTiming | None = None
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]
@@ -198,7 +196,7 @@ def _failsafe_timeout(inputs: FindingInputs) -> Iterable[Finding]:
     table = family_parameters(inputs.family)
     if table is None:
         return
-    timing = inputs.failsafe_timing or failsafe_timing(inputs.family, inputs.firmware_version)
+    timing = failsafe_timing(inputs.family, inputs.firmware_version)
     delay = timing.action_delay
     if delay is not None and delay not in inputs.values and delay not in inputs.unavailable:
         return  # still being read

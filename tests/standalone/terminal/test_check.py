@@ -100,6 +100,20 @@ def test_a_pipe_gives_no_keys_and_never_blocks() -> None:
     os.close(write_end)
 
 
+def keyed_check(harness: ModelHarness, typed: list[str], out: io.StringIO) -> TerminalCheck:
+    """A person's terminal run over the Copter set, its parameters read, taking the keys in ``typed``."""
+    harness.vehicle.parameters = dict(COPTER)
+    harness.model.activate()
+    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    return TerminalCheck(
+        SimpleNamespace(model=harness.model),
+        out,
+        live=False,
+        program_switches=False,
+        keys=lambda: typed.pop() if typed else "",
+    )
+
+
 def test_the_keys_confirm_the_steps_of_a_real_test_and_the_exit_status_follows_the_verdict(
     harness: ModelHarness,
 ) -> None:
@@ -111,16 +125,7 @@ def test_the_keys_confirm_the_steps_of_a_real_test_and_the_exit_status_follows_t
     """
     typed: list[str] = []
     out = io.StringIO()
-    harness.vehicle.parameters = dict(COPTER)
-    harness.model.activate()
-    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
-    check = TerminalCheck(
-        SimpleNamespace(model=harness.model),
-        out,
-        live=False,
-        program_switches=False,
-        keys=lambda: typed.pop() if typed else "",
-    )
+    check = keyed_check(harness, typed, out)
     state = move_every_stick(harness)
     typed.append("o")
     assert not check.tick(state)
@@ -149,16 +154,7 @@ def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
     """
     typed: list[str] = []
     out = io.StringIO()
-    harness.vehicle.parameters = dict(COPTER)
-    harness.model.activate()
-    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
-    check = TerminalCheck(
-        SimpleNamespace(model=harness.model),
-        out,
-        live=False,
-        program_switches=False,
-        keys=lambda: typed.pop() if typed else "",
-    )
+    check = keyed_check(harness, typed, out)
     state = send_frame(harness, REST)
     assert "(s: skip this stick)" in instruction(state)
     for _stick in range(4):
