@@ -11,6 +11,11 @@ the first ArduPilot vehicle HEARTBEAT, so it stops reading the moment the vehicl
 everything after that stays for the data model's `master.recv_msg()`.  Every exception pymavlink,
 pyserial or the socket layer can raise becomes a sentence naming the device.
 
+Once the vehicle is found, connect sends it one ground-station HEARTBEAT on every kind of link, as
+every ground station does: ArduPilot sends its status texts only on links it has received a
+message on, so without it a text the vehicle sends before the plugin's first request (such as
+"RCInput: decoding …", sent once, when the receiver is first decoded) would never arrive.
+
 The device string is checked by `connection.devices`, the connection opened by `connection.opening`
 (bounded, quiet, MAVLink 2), and a failed search explained by `connection.discovery`.
 """
@@ -178,6 +183,7 @@ class FlightController:
                 if sender.is_ardupilot_vehicle:
                     self._adopt(master, sender)
                     self._discovery_messages = tuple(backlog)
+                    _send_gcs_heartbeat(master)
                     return ""
                 heard.senders.setdefault((system_id, component_id), sender)
             else:

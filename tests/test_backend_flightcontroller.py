@@ -360,35 +360,41 @@ def test_a_silent_udp_endpoint_times_out_with_an_error_naming_the_device() -> No
     assert first_datagram[0] == MAVLINK2_MAGIC
 
 
-def test_a_tcp_vehicle_is_reached_with_tcp() -> None:
+def test_a_tcp_vehicle_is_reached_with_tcp_and_hears_one_gcs_heartbeat() -> None:
     """
     GIVEN a loopback TCP server that sends an ArduPilot heartbeat to whoever connects
     WHEN the facade connects with tcp:
-    THEN the vehicle is found
+    THEN the vehicle is found, and it receives one MAVLink 2 GCS heartbeat from 255/190 (ArduPilot
+         sends its status texts only on links it has heard from) and nothing else
     """
     encoder = mavlink2.MAVLink(None, srcSystem=3, srcComponent=1)
     data = heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_FIXED_WING).pack(encoder)
+    heard = bytearray()
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
         server.bind(("127.0.0.1", 0))
         server.listen(1)
         server.settimeout(CONNECT_TIMEOUT_S)
 
-        connected = threading.Event()
-
         def serve() -> None:
             conn, _addr = server.accept()
             with conn:
+                conn.settimeout(CONNECT_TIMEOUT_S)
                 conn.sendall(data)
-                connected.wait(CONNECT_TIMEOUT_S)  # keep the stream open while the facade reads
+                while chunk := conn.recv(4096):  # until the facade disconnects
+                    heard.extend(chunk)
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
         fc = FlightController()
         error = fc.connect(f"tcp:127.0.0.1:{server.getsockname()[1]}", timeout=CONNECT_TIMEOUT_S)
-        connected.set()
         fc.disconnect()
         thread.join(timeout=CONNECT_TIMEOUT_S)
     assert error == ""
+    parsed = mavlink2.MAVLink(None).parse_buffer(bytes(heard)) or []
+    assert [m.get_type() for m in parsed] == ["HEARTBEAT"]
+    assert parsed[0].type == mavlink2.MAV_TYPE_GCS
+    assert (parsed[0].get_srcSystem(), parsed[0].get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID)
+    assert heard[0] == MAVLINK2_MAGIC
 
 
 @pytest.mark.parametrize(("device", "host"), [("udpin::14550", "127.0.0.1"), ("tcpin::5760", "127.0.0.1")])

@@ -123,10 +123,11 @@ class SitlConfig:
             return _("A serial link to SITL needs Linux or macOS (pseudo-terminals).")
         return ""
 
-    def command(self, serial_device: Path | None = None) -> list[str]:
+    def command(self, serial_device: Path | None = None, runner_defaults: Path | None = None) -> list[str]:
         """SITL's command line; paths are absolute because SITL runs in a temporary directory.
 
         ``serial_device``: SITL's end of the serial line, for `SitlLink.SERIAL`.
+        ``runner_defaults``: the runner's own defaults file, read last so that it wins.
         """
         serial0 = "tcp:0"  # boot without waiting for a client, so discovery starts on a running SITL
         if self.link is SitlLink.SERIAL and serial_device is not None:
@@ -148,8 +149,9 @@ class SitlConfig:
             # Each start from the defaults: a SIM_RC_FAIL saved before a restart must not survive it.
             "--wipe",
         ]
-        if self.defaults:
-            command += ["--defaults", ",".join(str(path.resolve()) for path in self.defaults)]
+        defaults = [*self.defaults, *((runner_defaults,) if runner_defaults is not None else ())]
+        if defaults:
+            command += ["--defaults", ",".join(str(path.resolve()) for path in defaults)]
         return command
 
 
@@ -163,6 +165,8 @@ class SitlStatus:
     reads_json_rc: bool | None
     transmitter_on: bool
     sim_rc_fail: int | None
+    # Whether the current SITL's receiver delivers (it stays silent until the check's link opens).
+    receiver_delivering: bool = False
 
 
 def describe_exit(returncode: int) -> str:

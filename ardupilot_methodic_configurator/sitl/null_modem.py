@@ -17,8 +17,11 @@ same USB device enumerated again as ``ttyACM1``).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import selectors
+import struct
+import termios
 import threading
 import time
 from collections.abc import Callable
@@ -56,6 +59,10 @@ class NullModem:
         self._stop = threading.Event()
         # Bytes carried so far in each direction (vehicle to station, station to vehicle).
         self.carried = [0, 0]
+        # Bytes read from one end and not yet written to the other, per direction; changed
+        # together with the read under ``_in_flight``, so a byte is always counted somewhere.
+        self._queued = [0, 0]
+        self._in_flight = threading.Lock()
         # Sees every byte the cable carries, with its direction (a wire tap, as a logic analyser
         # on a UART would): how a test proves what the check sent.
         self._tap = tap
@@ -124,6 +131,30 @@ class NullModem:
     def close(self) -> None:
         self.unplug()
 
+    def carried_all(self, direction: int) -> bool:
+        """Whether everything written into one end so far has come out of the other (an unplugged
+        cable carries nothing and so has nothing left to carry)."""
+        with self._lock:
+            masters = self._masters
+        if masters is None:
+            return True
+        source = masters[1] if direction == STATION_TO_VEHICLE else masters[0]
+        with self._in_flight:
+            try:
+                waiting = struct.unpack("i", fcntl.ioctl(source, termios.FIONREAD, b"\0\0\0\0"))[0]
+            except OSError:
+                return True  # the end was closed meanwhile: nothing more will come through it
+            return waiting == 0 and self._queued[direction] == 0
+
+    def wait_carried(self, direction: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` s until `carried_all` holds for ``direction``."""
+        deadline = time.monotonic() + timeout
+        while not self.carried_all(direction):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(_TICK_S)
+        return True
+
     def _carry(self, vehicle: int, station: int, stop: threading.Event) -> None:
         """Copy bytes both ways, each direction paced at the baud rate."""
         per_second = self.baudrate / BITS_PER_BYTE
@@ -140,13 +171,15 @@ class NullModem:
                     source = int(key.fd)
                     # Read only what the wire could carry soon, so a flood waits in the sender.
                     if len(pending[source]) < per_second:
-                        try:
-                            data = os.read(source, _CHUNK)
-                        except BlockingIOError:
-                            continue
-                        except OSError:
-                            data = b""  # nobody has this end open right now
-                        pending[source] += data
+                        with self._in_flight:
+                            try:
+                                data = os.read(source, _CHUNK)
+                            except BlockingIOError:
+                                continue
+                            except OSError:
+                                data = b""  # nobody has this end open right now
+                            pending[source] += data
+                            self._queued[direction[source]] = len(pending[source])
                 now = time.monotonic()
                 elapsed, last = now - last, now
                 for source, queued in pending.items():
@@ -164,6 +197,8 @@ class NullModem:
                         written = count
                     if self._tap is not None and written > 0:
                         self._tap(direction[source], bytes(queued[:written]))
-                    del queued[:written]
+                    with self._in_flight:
+                        del queued[:written]
+                        self._queued[direction[source]] = len(queued)
                     allowance[source] -= written
                     self.carried[direction[source]] += written

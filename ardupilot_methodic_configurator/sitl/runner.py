@@ -20,6 +20,13 @@ ports, state, status) are in `sitl.config`.
   in a temporary working directory (it writes eeprom.bin and logs there), in its own process
   group, with its console captured line by line into a bounded ``ConsoleLog``.
 
+Each SITL boots with its receiver silent (``SIM_RC_FAIL 1`` from the runner's own defaults file)
+and the receiver starts delivering once the check's link to that SITL is open (``connect``), as a
+receiver plugged in after the ground station connected.  ArduPilot names the protocol it decodes
+("RCInput: decoding UDP (Pulses)") once, when it first decodes one, and only on the MAVLink links
+it has already heard from; a receiver live from the first millisecond of the boot would announce
+it before any check could be listening, after every restart too.
+
 One supervisor thread owns the process: it starts SITL, waits for it, and restarts it when it
 exits on its own (killed, crashed) so that a session survives a SITL restart; the check follows
 through ``generation``.  The process is started by that long-lived thread because on Linux it is
@@ -64,7 +71,7 @@ from ..sim_bridge.relay_config import RelayConfig
 from .config import SitlConfig, SitlLink, SitlState, SitlStatus, describe_exit, state_text
 from .console import ConsoleLog, JsonKeysWatch, bounded_lines
 from .control import SitlControlLink
-from .null_modem import NullModem
+from .null_modem import STATION_TO_VEHICLE, NullModem
 
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
 RELAY_RELEARN_S = 1.0
@@ -79,6 +86,11 @@ MIN_RUN_BEFORE_RESTART_S = 3.0
 MAX_RESTARTS = 20
 CONNECT_RETRY_S = 0.25
 LOW_THROTTLE_PARAMETERS = ("FS_THR_ENABLE", "FS_THR_VALUE", "RCMAP_THROTTLE")
+# Read after every other defaults file: the receiver stays silent until the check listens.
+RECEIVER_DEFAULTS_NAME = "receiver-silent-at-boot.parm"
+RECEIVER_SILENT_DEFAULTS = "SIM_RC_FAIL 1\n"
+# How long the check's first bytes may take through the serial cable before the receiver starts.
+LINK_CARRY_WAIT_S = 2.0
 _PR_SET_PDEATHSIG = 1
 
 
@@ -153,6 +165,8 @@ class SitlRunner:
         # SERIAL0 as a serial line (`SitlLink.SERIAL`): the cable, and the name its next plug takes.
         self._modem: NullModem | None = None
         self._next_station_name: str | None = None
+        # The SITL process (generation) whose receiver delivers: None while none does.
+        self._receiver_generation: int | None = None
 
     # ---------------------------------------------------------------- queries
     @property
@@ -231,6 +245,7 @@ class SitlRunner:
                 reads_json_rc=self._json_keys.reads_rc,
                 transmitter_on=self.transmitter.on,
                 sim_rc_fail=None if control is None else control.confirmed_rc_fail,
+                receiver_delivering=self._receiver_generation == self._generation,
             )
 
     # ---------------------------------------------------------------- lifecycle
@@ -250,6 +265,7 @@ class SitlRunner:
             self.stop()
             return _("The SITL helpers could not start: {error}").format(error=error.strerror or error)
         self._workdir = Path(tempfile.mkdtemp(prefix=f"amc-rc-receiver-sitl{self.config.instance}-"))
+        (self._workdir / RECEIVER_DEFAULTS_NAME).write_text(RECEIVER_SILENT_DEFAULTS, encoding="ascii")
         if self.config.link is SitlLink.SERIAL:
             self._modem = NullModem(
                 self._workdir / "dev", baudrate=self.config.baudrate, tap=self._serial_tap
@@ -303,6 +319,7 @@ class SitlRunner:
             on_parameter=self._parameter_read,
         )
         self._control = control
+        self._apply_receiver()
         control.start()
 
     def stop(self) -> None:
@@ -347,9 +364,7 @@ class SitlRunner:
     def set_transmitter_on(self, on: bool) -> str:
         """Switch the simulated transmitter; in *no pulses* mode also ``SIM_RC_FAIL`` 0/1."""
         self.transmitter.set_on(on)
-        control = self._control
-        if self.config.failsafe_mode is FailsafeMode.NO_PULSES and control is not None:
-            control.set_sim_rc_fail(0 if on else 1)
+        self._apply_receiver()
         if on:
             self._note(_("Transmitter on: RC pulses to UDP {port}.").format(port=self.ports.rc_input))
         elif self.config.failsafe_mode is FailsafeMode.NO_PULSES:
@@ -361,6 +376,36 @@ class SitlRunner:
                 )
             )
         return ""
+
+    # ---------------------------------------------------------------- the receiver
+    def _wanted_rc_fail(self) -> int:
+        """``SIM_RC_FAIL`` as the receiver should be now: silent until the check listens, and in
+        *no pulses* mode silent while the transmitter is off."""
+        with self._lock:
+            delivering = self._receiver_generation == self._generation
+        if not delivering:
+            return 1
+        if self.config.failsafe_mode is FailsafeMode.NO_PULSES and not self.transmitter.on:
+            return 1
+        return 0
+
+    def _apply_receiver(self) -> None:
+        control = self._control
+        if control is not None:
+            control.set_sim_rc_fail(self._wanted_rc_fail())
+
+    def _start_receiver(self, generation: int) -> None:
+        """The check's link to SITL process ``generation`` is open: let its receiver deliver."""
+        modem = self._modem
+        if modem is not None:
+            # The check's heartbeat must be through the cable before the receiver is decoded.
+            modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S)
+        with self._lock:
+            if generation != self._generation or self._receiver_generation == generation:
+                return
+            self._receiver_generation = generation
+        self._note(_("The check's link is open: the receiver starts delivering RC."))
+        self._apply_receiver()
 
     # ---------------------------------------------------------------- the check's connection
     def connect(
@@ -375,9 +420,11 @@ class SitlRunner:
         deadline = self._clock() + timeout
         while True:
             self._wait_booted(deadline)
+            generation = self.generation
             remaining = deadline - self._clock()
             error = flight_controller.connect(self.device, baudrate=baudrate, timeout=max(remaining, 0.5))
             if not error:
+                self._start_receiver(generation)
                 return ""
             with self._lock:
                 state, last_exit = self._state, self._last_exit
@@ -446,7 +493,11 @@ class SitlRunner:
         if modem is not None and not modem.plugged:
             modem.plug(self._next_station_name)
             self._next_station_name = None
-        command = self.config.command(modem.vehicle_path if modem is not None else None)
+        workdir = self._workdir
+        command = self.config.command(
+            modem.vehicle_path if modem is not None else None,
+            workdir / RECEIVER_DEFAULTS_NAME if workdir is not None else None,
+        )
         with self._lock:
             if self._stop_event.is_set():
                 return None
@@ -467,11 +518,12 @@ class SitlRunner:
             self._process = process
             self._generation += 1
             self._state = SitlState.RUNNING
-            generation = self._generation
-        control = self._control
-        if control is not None:
-            # Booted or not is a fact about one SITL process; the new one starts from scratch.
-            control.reconnect(generation)
+            control = self._control
+            if control is not None:
+                # Booted or not is a fact about one SITL process; the new one starts from
+                # scratch, with its receiver silent until the check is back.
+                control.reconnect(self._generation)
+                self._apply_receiver()
         self._note(
             _("Started SITL (process {pid}): {command}").format(pid=process.pid, command=" ".join(command))
         )

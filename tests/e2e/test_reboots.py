@@ -41,7 +41,7 @@ from amc_rc_receiver.standalone.options import TransmitterSchedule
 from amc_rc_receiver.standalone.session import CheckSession
 from amc_rc_receiver.standalone.terminal.app import run_text, run_text_session
 from tests.e2e.test_serial_links import assert_streams_at_5_hz
-from tests.e2e.test_sitl import CliRun, after, assert_in_order, channel_readings
+from tests.e2e.test_sitl import ANNOUNCED_PROTOCOL, CliRun, after, assert_in_order, channel_readings
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
 
@@ -122,6 +122,8 @@ def assert_the_reboot_was_followed_by_a_passed_test(out: str, back_marker: str) 
     assert_in_order(
         out, [back_marker, "the streams are asked for again and a fresh test started.", *FAILSAFE_CYCLE]
     )
+    # The restarted SITL announced its receiver protocol to the check's new link.
+    assert ANNOUNCED_PROTOCOL in after(out, back_marker), out
     fresh = after(out, "a fresh test started.")
     before_off = fresh[: fresh.index("* Transmitter switched off")]
     assert live_channels(before_off), before_off

@@ -51,6 +51,9 @@ OFF_FOR_S = 6
 # The run's own duration plus room for a slow start and stop on a loaded machine.
 RUN_DEADLINE_S = 150.0
 WAIT_S = 90.0
+# SITL names the protocol it decodes once, when it first decodes RC (the runner lets the receiver
+# deliver once the check's link is open); the check shows the text as it came.
+ANNOUNCED_PROTOCOL = "* Flight controller: RCInput: decoding UDP (Pulses)"
 STATUS = re.compile(
     r"CH1\s+(\d{3,4})\s+CH2\s+(\d{3,4})\s+CH3\s+(\d{3,4})\s+CH4\s+(\d{3,4})\s+CH5\s+(\d{3,4})"
 )
@@ -272,6 +275,8 @@ def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so(
     )
     second_pid = int(re.findall(r"Started SITL \(process (\d+)\)", out)[1])
     assert second_pid != first_pid
+    # The restarted SITL announced its receiver protocol again, to the check's new link.
+    assert ANNOUNCED_PROTOCOL in after(out, "SITL stopped (killed by SIGKILL)"), out
     fresh = after(out, "a fresh test started.")
     assert len(set(channel_readings(fresh[: fresh.index("* Transmitter switched off")]))) >= 3
     assert_nothing_left(binary, instance)
@@ -363,10 +368,11 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
 ) -> None:
     """GIVEN `amc-rc-receiver --sitl ../shared/sitl/<vehicle> --text --duration 33
     --transmitter-off-after 16 --transmitter-off-for 6` (no pulses, or low throttle)
-    WHEN it runs THEN the program's stick step finds every stick of the vehicle correct through
-    SITL's RC input, the channels then follow the simulated sticks, RC failsafe turns active after
-    the transmitter goes off, the check names how the receiver made it happen (it stopped, or sent
-    a low throttle), recovery is observed after it comes back, the exit code is 0 and no process
+    WHEN it runs THEN SITL's announcement of the protocol it decodes (UDP) is shown, compared with
+    RC_PROTOCOLS and named in the summary, the program's stick step finds every stick of the
+    vehicle correct through SITL's RC input, the channels then follow the simulated sticks, RC
+    failsafe turns active after the transmitter goes off, the check names how the receiver made it
+    happen (it stopped, or sent a low throttle), recovery is observed after it comes back, the exit code is 0 and no process
     is left."""
     spec = ACCEPTANCE[name]
     run = acceptance_runs[name]
@@ -374,6 +380,10 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
     out = run.stdout
     assert code == 0, f"{out}\n{run.stderr}"
     assert "ignores JSON rc: the transmitter reaches it only through UDP" in out
+    # SITL's own announcement, shown as it came, and the protocol in the summary.
+    assert ANNOUNCED_PROTOCOL in out, out
+    assert "Receiver protocol the flight controller decodes: UDP" in out, out
+    assert "The flight controller decodes UDP; RC_PROTOCOLS = 1 lets it try every protocol" in out, out
     sticks = "steering: correct, CH1 1500 → 2000 µs; throttle: correct, CH3 1500 → 2000 µs"
     if spec.binary == "arducopter":
         sticks = (

@@ -110,8 +110,8 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
 def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a_restart() -> None:
     """GIVEN the window on real ArduCopter SITL WHEN the transmitter switch goes off and on, and
     then SITL is killed THEN the failsafe and recovery show, SITL's console is readable in the
-    window, and after the restart the window reconnects by itself, says so, and shows live
-    channels from the new SITL."""
+    window, SITL's decoded protocol (UDP) shows before and after the restart, and after the restart
+    the window reconnects by itself, says so, and shows live channels from the new SITL."""
     binary = sitl_binary("arducopter")
     session = CheckSession()
     instance = free_instance(27)
@@ -132,13 +132,16 @@ def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a
             return not window.is_connecting and view().channel_rows[0].text.endswith("µs")
 
         pump_until(root, live, "live channels")
+        # SITL's announcement of the protocol it decodes, shown beside the receiver's lamps.
+        pump_until(root, lambda: view().protocol_value.cget("text") == "UDP", "the decoded protocol")
+        panel = support.panel
+        assert panel is not None
+        pump_until(root, lambda: "receiver: delivering" in str(panel.status_label.cget("text")), "summary")
         assert window.connection_bar.transmitter_shown
         window.connection_bar.transmitter_check.invoke()
         pump_until(root, lambda: view().failsafe_lamp.text == "active", "the RC failsafe")
         window.connection_bar.transmitter_check.invoke()
         pump_until(root, lambda: view().recovery_lamp.text.startswith("yes"), "the recovery")
-        panel = support.panel
-        assert panel is not None
         pump_until(root, lambda: "SITL confirmed SIM_RC_FAIL = 0." in panel.text_content(), "the console")
         assert "JSON received:" in panel.text_content()
         assert "running (process" in str(panel.status_label.cget("text"))
@@ -157,6 +160,8 @@ def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a
             lambda: (view().channel_rows[0].text, view().recovery_lamp.text, view().notice.cget("text")),
         )
         assert "restarts: 1" in str(panel.status_label.cget("text"))
+        # The restarted SITL announced it again, to the window's new link.
+        pump_until(root, lambda: view().protocol_value.cget("text") == "UDP", "the new protocol text")
     finally:
         support.close()
         window.close()

@@ -224,21 +224,74 @@ def test_sitl_dies_with_the_check_even_when_the_check_is_killed(tmp_path: Path) 
             check.stdout.close()
 
 
-def test_the_failsafe_mode_decides_what_switching_off_does(tmp_path: Path) -> None:
-    """GIVEN the two failsafe modes WHEN the transmitter is switched off THEN no-pulses asks the
-    control link for SIM_RC_FAIL=1 and low-throttle leaves SIM_RC_FAIL alone."""
-    for instance, mode, wanted in ((35, FailsafeMode.NO_PULSES, 1), (36, FailsafeMode.LOW_THROTTLE, None)):
+class OpensAtOnce:
+    """The check's flight-controller facade, as a parent-application service: it opens at once."""
+
+    def __init__(self) -> None:
+        self.devices: list[str] = []
+
+    def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str:
+        self.devices.append(device)
+        return ""
+
+
+def test_the_receiver_is_silent_until_the_checks_link_opens_then_follows_the_failsafe_mode(
+    tmp_path: Path,
+) -> None:
+    """GIVEN the two failsafe modes WHEN SITL runs, then the check's link opens, then the
+    transmitter goes off and on THEN the receiver is silent (SIM_RC_FAIL=1) until the link opens
+    and delivers after it; switching off makes no-pulses ask for SIM_RC_FAIL=1 again, while
+    low-throttle keeps the receiver delivering (it sends the low throttle itself)."""
+    for instance, mode, wanted_off in ((35, FailsafeMode.NO_PULSES, 1), (36, FailsafeMode.LOW_THROTTLE, 0)):
         runner = SitlRunner(
             SitlConfig(stand_in(tmp_path), instance=free_instance(instance), failsafe_mode=mode)
         )
         assert runner.start() == ""
         try:
-            runner.set_transmitter_on(False)
+            wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)  # noqa: B023
             control = runner.control
             assert control is not None
-            assert control.wanted_rc_fail == wanted
+            assert control.wanted_rc_fail == 1
+            assert runner.status().receiver_delivering is False
+            check = OpensAtOnce()
+            assert runner.connect(check, timeout=0.2) == ""
+            assert check.devices == [runner.device]
+            assert control.wanted_rc_fail == 0
+            assert runner.status().receiver_delivering is True
+            runner.set_transmitter_on(False)
+            assert control.wanted_rc_fail == wanted_off
             assert runner.transmitter_on is False
             runner.set_transmitter_on(True)
-            assert control.wanted_rc_fail == (0 if wanted is not None else None)
+            assert control.wanted_rc_fail == 0
         finally:
             runner.stop()
+
+
+def test_a_restarted_sitl_boots_with_its_receiver_silent_again(tmp_path: Path) -> None:
+    """GIVEN a SITL whose receiver delivers to the check WHEN SITL is killed and restarted THEN the
+    new process is started with the runner's defaults file last (SIM_RC_FAIL 1, so it wins over the
+    user's) and its receiver stays silent until the check's link to it opens again."""
+    defaults = tmp_path / "mine.parm"
+    defaults.write_text("SIM_RC_FAIL 0\n", encoding="utf-8")
+    runner = SitlRunner(SitlConfig(stand_in(tmp_path), defaults=(defaults,), instance=free_instance(37)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)
+        assert runner.connect(OpensAtOnce(), timeout=0.2) == ""
+        assert runner.status().receiver_delivering is True
+        first = runner.process_id
+        assert runner.kill_sitl() == first
+        wait_for(lambda: runner.process_id not in (None, first), "the restarted stand-in", DEADLINE_S)
+        pid = runner.process_id
+        assert runner.status().receiver_delivering is False
+        control = runner.control
+        assert control is not None
+        assert control.wanted_rc_fail == 1
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        files = arguments[arguments.index(b"--defaults") + 1].decode().split(",")
+        assert files[0] == str(defaults.resolve())
+        assert Path(files[-1]).read_text(encoding="ascii").split() == ["SIM_RC_FAIL", "1"]
+        assert runner.connect(OpensAtOnce(), timeout=0.2) == ""
+        assert control.wanted_rc_fail == 0
+    finally:
+        runner.stop()

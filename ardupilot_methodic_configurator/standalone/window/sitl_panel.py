@@ -54,6 +54,11 @@ def format_sitl_status(runner: SitlRunner, status: SitlStatus) -> str:
         _("restarts: {count}").format(count=status.restarts),
         _("RC input UDP {port}").format(port=runner.ports.rc_input),
         json_rc,
+        (
+            _("receiver: delivering")
+            if status.receiver_delivering
+            else _("receiver: silent until the check connects")
+        ),
         _("transmitter off means: {mode}").format(mode=mode),
     ]
     return " · ".join(parts)

@@ -1,0 +1,85 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The null-modem cable's "everything carried" answer, on real pseudo-terminals.
+
+The runner lets SITL's receiver deliver only once the check's first bytes are through the cable
+(see `sitl.runner`), so the answer must never be "yes" while a written byte is still on its way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
+
+from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE, VEHICLE_TO_STATION, NullModem
+from tests.support.udp import wait_for
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pseudo-terminals")
+
+DEADLINE_S = 30.0
+
+
+def open_end(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_NOCTTY)
+
+
+def read_exactly(descriptor: int, count: int) -> bytes:
+    data = b""
+    while len(data) < count:
+        readable, _w, _x = select.select([descriptor], [], [], DEADLINE_S)
+        assert readable, f"only {len(data)} of {count} bytes arrived"
+        data += os.read(descriptor, count - len(data))
+    return data
+
+
+def test_once_everything_is_carried_the_far_end_has_every_byte(tmp_path: Path) -> None:
+    """GIVEN a plugged cable at 115200 baud WHEN the station writes one MAVLink heartbeat and waits
+    until the cable has carried everything THEN the wait says so and the vehicle's end reads
+    exactly that frame; the other direction, unused, has nothing left to carry."""
+    modem = NullModem(tmp_path / "dev", baudrate=115200)
+    modem.plug()
+    station = open_end(modem.station_path)
+    vehicle = open_end(modem.vehicle_path)
+    try:
+        frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
+        os.write(station, frame)
+        assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S)
+        assert read_exactly(vehicle, len(frame)) == frame
+        assert modem.carried_all(VEHICLE_TO_STATION)
+    finally:
+        for descriptor in (station, vehicle):
+            os.close(descriptor)
+        modem.close()
+
+
+def test_bytes_still_on_a_slow_cable_are_not_carried_yet(tmp_path: Path) -> None:
+    """GIVEN a cable at 1200 baud (120 bytes a second) WHEN the station has written far more than
+    the cable carries in minutes THEN, once the first bytes are through, the cable does not claim
+    to have carried everything, and a wait with no time left says no."""
+    modem = NullModem(tmp_path / "dev", baudrate=1200)
+    modem.plug()
+    station = open_end(modem.station_path)
+    vehicle = open_end(modem.vehicle_path)
+
+    def write_a_lot() -> None:
+        with contextlib.suppress(OSError):  # the cable is pulled at the end of the test
+            os.write(station, b"U" * 60_000)  # some 8 minutes of this cable
+
+    writer = threading.Thread(target=write_a_lot, daemon=True)
+    writer.start()
+    try:
+        wait_for(lambda: modem.carried[STATION_TO_VEHICLE] > 0, "the first bytes through", DEADLINE_S)
+        assert not modem.carried_all(STATION_TO_VEHICLE)
+        assert not modem.wait_carried(STATION_TO_VEHICLE, 0.0)
+    finally:
+        modem.close()
+        for descriptor in (station, vehicle):
+            os.close(descriptor)
+        writer.join(DEADLINE_S)
