@@ -372,8 +372,8 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(
     RC_PROTOCOLS and named in the summary, the program's stick step finds every stick of the
     vehicle correct through SITL's RC input, the channels then follow the simulated sticks, RC
     failsafe turns active after the transmitter goes off, the check names how the receiver made it
-    happen (it stopped, or sent a low throttle), recovery is observed after it comes back, the exit code is 0 and no process
-    is left."""
+    happen (it stopped, or sent a low throttle), recovery is observed after it comes back, the exit
+    code is 0 and no process is left."""
     spec = ACCEPTANCE[name]
     run = acceptance_runs[name]
     code = run.wait()
