@@ -11,10 +11,12 @@ the first ArduPilot vehicle HEARTBEAT, so it stops reading the moment the vehicl
 everything after that stays for the data model's `master.recv_msg()`.  Every exception pymavlink,
 pyserial or the socket layer can raise becomes a sentence naming the device.
 
-Once the vehicle is found, connect sends it one ground-station HEARTBEAT on every kind of link, as
-every ground station does: ArduPilot sends its status texts only on links it has received a
-message on, so without it a text the vehicle sends before the plugin's first request (such as
-"RCInput: decoding …", sent once, when the receiver is first decoded) would never arrive.
+Once the vehicle is found, connect reads its first parameter (PARAM_REQUEST_READ, index 0) on every
+kind of link.  ArduPilot sends its status texts only on links it has received a message on, so
+without one a text the vehicle sends before the plugin's first request (such as "RCInput: decoding
+…", sent once, when a receiver is first decoded) would never arrive.  A read changes nothing on
+the vehicle; a single HEARTBEAT would not do: from system 255 it makes ArduPilot count the link as
+its ground station, whose silence afterwards is a GCS failsafe where FS_GCS_ENABLE is set.
 
 The device string is checked by `connection.devices`, the connection opened by `connection.opening`
 (bounded, quiet, MAVLink 2), and a failed search explained by `connection.discovery`.
@@ -183,7 +185,7 @@ class FlightController:
                 if sender.is_ardupilot_vehicle:
                     self._adopt(master, sender)
                     self._discovery_messages = tuple(backlog)
-                    _send_gcs_heartbeat(master)
+                    _say_hello(master, sender)
                     return ""
                 heard.senders.setdefault((system_id, component_id), sender)
             else:
@@ -220,6 +222,12 @@ class FlightController:
         self.info = FlightControllerInfo()
         self.fc_parameters = {}
         self._discovery_messages = ()
+
+
+def _say_hello(master: Any, vehicle: HeartbeatSender) -> None:
+    # a link that cannot send fails the plugin's first request too, which says so in its words
+    with contextlib.suppress(Exception):
+        master.mav.param_request_read_send(vehicle.system_id, vehicle.component_id, b"", 0)
 
 
 def _send_gcs_heartbeat(master: Any) -> None:

@@ -53,7 +53,7 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
     GIVEN our udpin link, 3,000 senders with distinct source ports before the vehicle speaks and
           3,000 more after it was found
     WHEN every datagram has been read and the plugin sends one COMMAND_LONG
-    THEN the link remembers only the vehicle's address, and the connect's one GCS heartbeat and the
+    THEN the link remembers only the vehicle's address, and the connect's one parameter read and the
          command leave exactly once each, to it
     """
     port = free_udp_port()
@@ -96,7 +96,7 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
             master.mav.command_long_send(
                 1, 1, mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, 0, 65, 200_000, 0, 0, 0, 0, 0
             )
-            # The connect's own GCS heartbeat came first, then the command.
+            # The connect's own parameter read came first, then the command.
             received = [vehicle.recv(4096), vehicle.recv(4096)]
             vehicle.settimeout(0.5)
             extra = []
@@ -108,8 +108,8 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
     assert master.clients == {vehicle_address}
     decoder = mavlink2.MAVLink(None)
     parsed = [message for datagram in received for message in decoder.parse_buffer(datagram) or []]
-    assert [m.get_type() for m in parsed] == ["HEARTBEAT", "COMMAND_LONG"]
-    assert parsed[0].type == mavlink2.MAV_TYPE_GCS
+    assert [m.get_type() for m in parsed] == ["PARAM_REQUEST_READ", "COMMAND_LONG"]
+    assert parsed[0].param_index == 0
     assert extra == []
 
 

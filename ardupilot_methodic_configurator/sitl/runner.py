@@ -398,7 +398,8 @@ class SitlRunner:
         """The check's link to SITL process ``generation`` is open: let its receiver deliver."""
         modem = self._modem
         if modem is not None:
-            # The check's heartbeat must be through the cable before the receiver is decoded.
+            # The check's hello (its first parameter read) must be through the cable before the
+            # receiver is first decoded.
             modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S)
         with self._lock:
             if generation != self._generation or self._receiver_generation == generation:

@@ -69,6 +69,15 @@ def decode_all(data: bytes) -> list[Any]:
     return list(parser.parse_buffer(data) or [])
 
 
+def without_facade_hello(messages: list[Any]) -> list[Any]:
+    """``messages`` without the facade's hello, which must come first (heartbeats aside), once."""
+    hello = next(message for message in messages if message.get_type() != "HEARTBEAT")
+    assert (hello.get_type(), hello.param_index) == ("PARAM_REQUEST_READ", 0), hello
+    rest = [message for message in messages if message is not hello]
+    assert not [m for m in rest if m.get_type() == "PARAM_REQUEST_READ" and m.param_index != -1]
+    return rest
+
+
 class ModelHarness:
     """A started scripted vehicle, a FlightController connected to it and a model over both."""
 
@@ -185,6 +194,11 @@ class ModelHarness:
         """Every message the vehicle got from us, decoded afresh from the raw bytes."""
         self.vehicle_caught_up()
         return decode_all(self.vehicle.received_bytes())
+
+    def plugin_messages(self) -> list[Any]:
+        """What the vehicle got from the plugin: `gcs_messages` without the facade's hello from
+        connecting (its one read of parameter 0, before anything else but heartbeats)."""
+        return without_facade_hello(self.gcs_messages())
 
     def interval_commands(self) -> list[tuple[int, int]]:
         """(message id, interval µs) of every SET_MESSAGE_INTERVAL the vehicle received."""

@@ -39,6 +39,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
     with_parameters,
 )
 
+READ = "PARAM_REQUEST_READ"
+
 
 @pytest.fixture
 def harness() -> Iterator[ModelHarness]:
@@ -72,7 +74,7 @@ def test_the_receiver_parameters_are_read_by_name_and_shown_with_their_source(ha
     values = {entry.name: (entry.value, entry.source) for entry in state.check.parameters}
     assert values["FS_THR_ENABLE"] == (1.0, ParameterSource.READ)
     assert values["RC3_MIN"] == (1100.0, ParameterSource.READ)
-    asked = {param_name(m.param_id) for m in harness.gcs_messages() if m.get_type() == "PARAM_REQUEST_READ"}
+    asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
     assert asked == set(
         wanted_parameters(VehicleFamily.COPTER, {name: float(n) for name, n in RCMAP_DEFAULTS.items()})
     )
@@ -89,7 +91,7 @@ def test_parameters_the_host_downloaded_are_used_and_not_asked_for_again(harness
     harness.fc.fc_parameters = {name: float(value) for name, value in COPTER.items() if name != "RC_OPTIONS"}
     state = with_parameters(harness, FS_THR_ENABLE=0)  # the vehicle's own value must not be asked for
 
-    asked = {param_name(m.param_id) for m in harness.gcs_messages() if m.get_type() == "PARAM_REQUEST_READ"}
+    asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
     assert asked == {"RC_OPTIONS"}
     assert state.check.parameter("FS_THR_ENABLE") == 1.0
     assert "rc_failsafe_disabled" not in codes(state)
@@ -110,7 +112,7 @@ def test_a_parameter_the_vehicle_never_answers_is_asked_a_bounded_number_of_time
         harness.clock.advance(ATTEMPT_TIMEOUT_S)
         state = harness.poll_after_sync()
 
-    asked = [param_name(m.param_id) for m in harness.gcs_messages() if m.get_type() == "PARAM_REQUEST_READ"]
+    asked = [param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ]
     assert asked.count("RC_FS_TIMEOUT") == MAX_ATTEMPTS
     assert state.check.parameters_complete
     assert codes(state)["parameters_unavailable"] is Severity.INFO
@@ -247,7 +249,7 @@ def test_plane_names_its_own_failsafe_parameters(harness: ModelHarness) -> None:
     state = harness.poll_until(
         lambda s: s.check.family is VehicleFamily.PLANE and s.check.parameters_complete, "Plane's parameters"
     )
-    asked = {param_name(m.param_id) for m in harness.gcs_messages() if m.get_type() == "PARAM_REQUEST_READ"}
+    asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
     assert {"THR_FAILSAFE", "THR_FS_VALUE", "FS_SHORT_TIMEOUT"} <= asked
     assert codes(state)["rc_failsafe_no_action"] is Severity.WARNING
 
