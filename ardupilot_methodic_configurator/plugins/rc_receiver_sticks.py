@@ -22,7 +22,10 @@ yaw right (a rover's steering right and throttle forward) raise the PWM, pitch f
 ``RCn_REVERSED`` = 1 turns the expected direction round.
 
 Pure logic on the caller's clock; a program-owned transmitter (demo, SITL) is told which stick
-to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first.
+to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first, and longer (up to
+``REST_WAIT_S`` more) until the check has seen every channel rest where it is.  The step begins
+with the first channel values: before RC_CHANNELS arrives (or while a receiver is not yet
+decoded) nothing can rest or move, and a push made then would start from no rest at all.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ THROTTLE_REST_S = 1.5
 STICK_TIMEOUT_S = 20.0
 # A program-owned transmitter rests every stick this long before it pushes the next one.
 SETTLE_S = 0.6
+# ... and at most this much longer while a channel the check sees has not rested yet (values that
+# reach the check late); a switch channel that never keeps still must not hold the step for ever.
+REST_WAIT_S = 3.0
 # Roll right, pitch forward, throttle up, yaw right: does the raw PWM go up?
 PUSH_RAISES_PWM: dict[str, bool] = {"roll": True, "pitch": False, "throttle": True, "yaw": True}
 # RCMAP_ROLL -> "roll"
@@ -185,7 +191,16 @@ class StickTest:
         if asked_at is None:
             return -math.inf
         if watching is None:
-            return asked_at + SETTLE_S if by_program else -math.inf
+            if not by_program:
+                return -math.inf
+            unrested = [
+                channel.since + self._rest_s
+                for channel in self._channels.values()
+                if channel.zone not in channel.rested
+            ]
+            if not unrested:
+                return asked_at + SETTLE_S
+            return max(asked_at + SETTLE_S, min(*unrested, asked_at + SETTLE_S + REST_WAIT_S))
         times = [watching + STICK_TIMEOUT_S]
         if self._candidate is not None:
             times.append(self._candidate.since + HOLD_S)
@@ -222,7 +237,7 @@ class StickTest:
         family: VehicleFamily,
     ) -> None:
         axis = self.current(axes)
-        if axis is None:
+        if axis is None or not pwm:
             return
         if self._asked_at is None:
             self._asked_at = now
@@ -231,11 +246,20 @@ class StickTest:
         self._rest_s = REST_S if by_program or centres else THROTTLE_REST_S
         self._remember(now, pwm, self._rest_s)
         if self._watching_since is None:
-            if now < self._asked_at + (SETTLE_S if by_program else 0.0):
+            if by_program and not self._program_may_push(now):
                 return
             self._watching_since = now
             self.version += 1
         self._follow(now, axis, pwm, centres)
+
+    def _program_may_push(self, now: float) -> bool:
+        asked_at = self._asked_at
+        assert asked_at is not None
+        if now < asked_at + SETTLE_S:
+            return False
+        if now >= asked_at + SETTLE_S + REST_WAIT_S:
+            return True
+        return all(channel.zone in channel.rested for channel in self._channels.values())
 
     def _remember(self, now: float, pwm: Mapping[int, int], rest_s: float) -> None:
         for number, value in pwm.items():

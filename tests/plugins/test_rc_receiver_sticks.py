@@ -23,6 +23,7 @@ from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep, Severity, StickOutcome, VerdictResult
 from amc_rc_receiver.plugins.rc_receiver_sticks import (
     HOLD_S,
+    SETTLE_S,
     STICK_TIMEOUT_S,
     StickTest,
     judge_sticks,
@@ -293,20 +294,38 @@ def test_a_throttle_low_end_at_or_just_above_the_failsafe_value_is_a_finding(
 # ---- the simulated transmitter drives the same logic ---------------------------------------------
 
 
-def run_program_sticks(layout: StickLayout, family: VehicleFamily = VehicleFamily.COPTER) -> StickTest:
-    """The stick step against the demo transmitter, as the program drives it: rest, then push."""
+TICK_S = 0.2
+
+
+def run_program_sticks(
+    layout: StickLayout,
+    family: VehicleFamily = VehicleFamily.COPTER,
+    *,
+    silent_ticks: int = 0,
+    lag_ticks: int = 0,
+    flicking_channel: int | None = None,
+) -> StickTest:
+    """The stick step against the demo transmitter, as the program drives it: rest, then push.
+
+    ``silent_ticks``: ticks with telemetry but no channel values yet (a receiver not yet decoded);
+    ``lag_ticks``: how many ticks late the values the check sees are; ``flicking_channel``: a
+    switch channel going from one end to the other at every tick."""
     transmitter = Transmitter(layout=layout)
     test = StickTest()
     axes = stick_axes(family)
-    now = 0.0
-    for _ in range(200):
+    seen: list[dict[int, int]] = []
+    for tick in range(400):
+        now = tick * TICK_S
         wanted = test.wanted(axes)
         if wanted is None:
             break
         transmitter.hold_sticks(wanted[0], pushed=wanted[1])
-        values = transmitter.sticks_at(now)
-        test.update(now, axes, dict(enumerate(values, start=1)), by_program=True, family=family)
-        now += 0.2
+        values = dict(enumerate(transmitter.sticks_at(now), start=1))
+        if flicking_channel is not None:
+            values[flicking_channel] = 1000 if tick % 2 else 2000
+        seen.append(values)
+        pwm = {} if tick < silent_ticks else seen[max(0, len(seen) - 1 - lag_ticks)]
+        test.update(now, axes, pwm, by_program=True, family=family)
     return test
 
 
@@ -366,3 +385,50 @@ def test_any_stream_of_channel_values_keeps_the_step_well_formed(
             test.update(now, axes, pwm, by_program=by_program, family=VehicleFamily.COPTER)
         answered = list(test.observations())
         assert answered == list(axes[: len(answered)])
+
+
+@pytest.mark.parametrize(
+    ("silent_ticks", "lag_ticks", "flicking_channel"),
+    [(10, 0, None), (0, 3, None), (10, 3, None), (0, 0, 6)],
+    ids=["values-come-late", "values-lag-0.6-s", "both", "a-switch-never-keeps-still"],
+)
+def test_the_program_pushes_a_stick_only_from_a_rest_the_check_has_seen(
+    silent_ticks: int, lag_ticks: int, flicking_channel: int | None
+) -> None:
+    """
+    GIVEN the program's own transmitter, and channel values that reach the check only after 2 s (a
+          receiver decoded once the check's link is open, as SITL's is), or 0.6 s behind the
+          program, or a switch channel that goes end to end at every tick
+    WHEN the program runs the stick step
+    THEN every stick is found correct on its own channel: no push starts before the check has
+         seen the channels rest, and a channel that never rests does not hold the step for ever
+    """
+    test = run_program_sticks(
+        StickLayout(), silent_ticks=silent_ticks, lag_ticks=lag_ticks, flicking_channel=flicking_channel
+    )
+    results = {stick.axis: stick for stick in judge_sticks(VehicleFamily.COPTER, {}, test.observations())}
+    assert {axis: (stick.outcome, stick.moved_channel) for axis, stick in results.items()} == {
+        "throttle": (StickOutcome.CORRECT, 3),
+        "roll": (StickOutcome.CORRECT, 1),
+        "pitch": (StickOutcome.CORRECT, 2),
+        "yaw": (StickOutcome.CORRECT, 4),
+    }
+
+
+def test_without_channel_values_the_program_is_not_told_to_push() -> None:
+    """
+    GIVEN the program's own transmitter and live telemetry without any channel values yet
+    WHEN the step is updated for 5 s
+    THEN the program is only ever told to rest the first stick, and the settle begins with the
+         first values
+    """
+    test = StickTest()
+    for tick in range(25):
+        test.update(tick * TICK_S, COPTER_AXES, {}, by_program=True, family=VehicleFamily.COPTER)
+        assert test.wanted(COPTER_AXES) == ("throttle", False)
+    rest = {1: 1500, 2: 1500, 3: 1000, 4: 1500}
+    test.update(5.0, COPTER_AXES, rest, by_program=True, family=VehicleFamily.COPTER)
+    test.update(5.0 + SETTLE_S - 0.01, COPTER_AXES, rest, by_program=True, family=VehicleFamily.COPTER)
+    assert test.wanted(COPTER_AXES) == ("throttle", False)
+    test.update(5.0 + SETTLE_S, COPTER_AXES, rest, by_program=True, family=VehicleFamily.COPTER)
+    assert test.wanted(COPTER_AXES) == ("throttle", True)
