@@ -12,7 +12,6 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,18 +21,6 @@ from tests.support.processes import Process, quiet_env
 pytestmark = pytest.mark.slow
 
 EXIT_INTERRUPTED = 130
-
-
-@pytest.fixture(autouse=True)
-def _ctrl_c_reaches_the_program() -> Iterator[None]:
-    """A shell without job control starts background commands with Ctrl-C ignored, and a program
-    inherits an ignored signal; a user's terminal delivers it.  A handled one is reset to the
-    default when the program starts, so handling it here gives the program the user's setting."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
 
 
 def program(*args: str) -> list[str]:
