@@ -190,24 +190,25 @@ class StickTest:
         asked_at, watching = self._asked_at, self._watching_since
         if asked_at is None:
             return -math.inf
+        if watching is None and not by_program:
+            return -math.inf
+        unrested = self._rest_deadlines()
         if watching is None:
-            if not by_program:
-                return -math.inf
-            unrested = [
-                channel.since + self._rest_s
-                for channel in self._channels.values()
-                if channel.zone not in channel.rested
-            ]
             if not unrested:
                 return asked_at + SETTLE_S
             return max(asked_at + SETTLE_S, min(*unrested, asked_at + SETTLE_S + REST_WAIT_S))
-        times = [watching + STICK_TIMEOUT_S]
+        times = [watching + STICK_TIMEOUT_S, *unrested]
         if self._candidate is not None:
             times.append(self._candidate.since + HOLD_S)
-        for channel in self._channels.values():
-            if channel.zone not in channel.rested:
-                times.append(channel.since + self._rest_s)
         return min(times)
+
+    def _rest_deadlines(self) -> list[float]:
+        """When each channel not yet resting in its zone will have rested there."""
+        return [
+            channel.since + self._rest_s
+            for channel in self._channels.values()
+            if channel.zone not in channel.rested
+        ]
 
     def skip(self, axes: tuple[str, ...], now: float) -> None:
         axis = self.current(axes)
@@ -259,7 +260,7 @@ class StickTest:
             return False
         if now >= asked_at + SETTLE_S + REST_WAIT_S:
             return True
-        return all(channel.zone in channel.rested for channel in self._channels.values())
+        return not self._rest_deadlines()
 
     def _remember(self, now: float, pwm: Mapping[int, int], rest_s: float) -> None:
         for number, value in pwm.items():

@@ -70,7 +70,7 @@ from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig
 from .config import SitlConfig, SitlLink, SitlState, SitlStatus, describe_exit, state_text
 from .console import ConsoleLog, JsonKeysWatch, bounded_lines
-from .control import SitlControlLink
+from .control import SIM_RC_FAIL, SitlControlLink
 from .null_modem import STATION_TO_VEHICLE, NullModem
 
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
@@ -88,7 +88,7 @@ CONNECT_RETRY_S = 0.25
 LOW_THROTTLE_PARAMETERS = ("FS_THR_ENABLE", "FS_THR_VALUE", "RCMAP_THROTTLE")
 # Read after every other defaults file: the receiver stays silent until the check listens.
 RECEIVER_DEFAULTS_NAME = "receiver-silent-at-boot.parm"
-RECEIVER_SILENT_DEFAULTS = "SIM_RC_FAIL 1\n"
+RECEIVER_SILENT_DEFAULTS = f"{SIM_RC_FAIL} 1\n"
 # How long the check's first bytes may take through the serial cable before the receiver starts.
 LINK_CARRY_WAIT_S = 2.0
 _PR_SET_PDEATHSIG = 1
@@ -165,6 +165,8 @@ class SitlRunner:
         # SERIAL0 as a serial line (`SitlLink.SERIAL`): the cable, and the name its next plug takes.
         self._modem: NullModem | None = None
         self._next_station_name: str | None = None
+        # In the working folder: every SITL reads it last (see RECEIVER_DEFAULTS_NAME).
+        self._receiver_defaults: Path | None = None
         # The SITL process (generation) whose receiver delivers: None while none does.
         self._receiver_generation: int | None = None
 
@@ -245,7 +247,7 @@ class SitlRunner:
                 reads_json_rc=self._json_keys.reads_rc,
                 transmitter_on=self.transmitter.on,
                 sim_rc_fail=None if control is None else control.confirmed_rc_fail,
-                receiver_delivering=self._receiver_generation == self._generation,
+                receiver_delivering=self._receiver_delivering(),
             )
 
     # ---------------------------------------------------------------- lifecycle
@@ -265,7 +267,8 @@ class SitlRunner:
             self.stop()
             return _("The SITL helpers could not start: {error}").format(error=error.strerror or error)
         self._workdir = Path(tempfile.mkdtemp(prefix=f"amc-rc-receiver-sitl{self.config.instance}-"))
-        (self._workdir / RECEIVER_DEFAULTS_NAME).write_text(RECEIVER_SILENT_DEFAULTS, encoding="ascii")
+        self._receiver_defaults = self._workdir / RECEIVER_DEFAULTS_NAME
+        self._receiver_defaults.write_text(RECEIVER_SILENT_DEFAULTS, encoding="ascii")
         if self.config.link is SitlLink.SERIAL:
             self._modem = NullModem(
                 self._workdir / "dev", baudrate=self.config.baudrate, tap=self._serial_tap
@@ -378,12 +381,15 @@ class SitlRunner:
         return ""
 
     # ---------------------------------------------------------------- the receiver
+    def _receiver_delivering(self) -> bool:
+        """Whether the current SITL process's receiver delivers (the check's link to it opened)."""
+        with self._lock:
+            return self._receiver_generation == self._generation
+
     def _wanted_rc_fail(self) -> int:
         """``SIM_RC_FAIL`` as the receiver should be now: silent until the check listens, and in
         *no pulses* mode silent while the transmitter is off."""
-        with self._lock:
-            delivering = self._receiver_generation == self._generation
-        if not delivering:
+        if not self._receiver_delivering():
             return 1
         if self.config.failsafe_mode is FailsafeMode.NO_PULSES and not self.transmitter.on:
             return 1
@@ -494,10 +500,8 @@ class SitlRunner:
         if modem is not None and not modem.plugged:
             modem.plug(self._next_station_name)
             self._next_station_name = None
-        workdir = self._workdir
         command = self.config.command(
-            modem.vehicle_path if modem is not None else None,
-            workdir / RECEIVER_DEFAULTS_NAME if workdir is not None else None,
+            modem.vehicle_path if modem is not None else None, self._receiver_defaults
         )
         with self._lock:
             if self._stop_event.is_set():

@@ -61,21 +61,10 @@ DEFAULT_TICK_MS = 250
 MAX_TREE_ROWS = 8
 TREE_COLUMN = "#0"
 
-# Who gets the width first, and the columns whose texts are shown whole even if the least
-# important columns must leave the tree for them (the details line below still has those).
-_IMPORTANCE = (
-    "packets_per_s",
-    "decode_errors",
-    TREE_COLUMN,
-    "age",
-    "bytes_per_s",
-    "protocol",
-    "endpoints",
-    "sequence",
-    "senders",
-    "last_frame",
-    "warnings",
-)
+# Who gets the width first (the columns are in order of importance, the link's name after the
+# two main figures), and the columns whose texts are shown whole even if the least important
+# columns must leave the tree for them (the details line below still has those).
+_IMPORTANCE = (*COLUMNS[:2], TREE_COLUMN, *COLUMNS[2:])
 _WHOLE = frozenset(_IMPORTANCE[:3])
 # The widest each column grows to, however long its texts: the rest of the width goes further right.
 _COLUMN_CAPS = {
