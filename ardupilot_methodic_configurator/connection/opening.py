@@ -97,6 +97,16 @@ class TimedTcpConnection(_WatchesBootClock, mavutil.mavtcp):  # type: ignore[mis
         # which would hide from the plugin that the vehicle went away
         self.portdead = True
 
+    def recv(self, n: int | None = None) -> bytes:
+        # A peer that closed while our bytes were on their way answers them with a reset, which
+        # the stock read raises; it is the same closed link an end of file is.
+        try:
+            data: bytes = super().recv(n)
+        except ConnectionResetError:
+            self.portdead = True
+            return b""
+        return data
+
 
 def claimed_ids(datagram: bytes) -> tuple[int, int] | None:
     """The (system, component) ids the first MAVLink frame of ``datagram`` claims, if it has one."""
