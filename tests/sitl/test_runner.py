@@ -27,7 +27,10 @@ from amc_rc_receiver.sitl.runner import SitlRunner
 from tests.support.sitl import free_instance, process_gone
 from tests.support.udp import wait_for
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and /proc"),
+]
 
 DEADLINE_S = 30.0
 STAND_IN = """\
@@ -270,7 +273,8 @@ def test_the_receiver_is_silent_until_the_checks_link_opens_then_follows_the_fai
 def test_a_restarted_sitl_boots_with_its_receiver_silent_again(tmp_path: Path) -> None:
     """GIVEN a SITL whose receiver delivers to the check WHEN SITL is killed and restarted THEN the
     new process is started with the runner's defaults file last (SIM_RC_FAIL 1, so it wins over the
-    user's) and its receiver stays silent until the check's link to it opens again."""
+    user's, and the 400 Hz physics rate) and its receiver stays silent until the check's link to it
+    opens again."""
     defaults = tmp_path / "mine.parm"
     defaults.write_text("SIM_RC_FAIL 0\n", encoding="utf-8")
     runner = SitlRunner(SitlConfig(stand_in(tmp_path), defaults=(defaults,), instance=free_instance(37)))
@@ -290,7 +294,8 @@ def test_a_restarted_sitl_boots_with_its_receiver_silent_again(tmp_path: Path) -
         arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         files = arguments[arguments.index(b"--defaults") + 1].decode().split(",")
         assert files[0] == str(defaults.resolve())
-        assert Path(files[-1]).read_text(encoding="ascii").split() == ["SIM_RC_FAIL", "1"]
+        runner_defaults = Path(files[-1]).read_text(encoding="ascii").split()
+        assert runner_defaults == ["SIM_RC_FAIL", "1", "SIM_RATE_HZ", "400"]
         assert runner.connect(OpensAtOnce(), timeout=0.2) == ""
         assert control.wanted_rc_fail == 0
     finally:
