@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Suite-wide settings: hypothesis profiles for shared, noisy machines, and Tk garbage hygiene."""
+"""Suite-wide settings: each test's tier (checked, and the order of a parallel run), hypothesis
+profiles for shared, noisy machines, and Tk garbage hygiene."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ import gc
 import os
 import tkinter
 import weakref
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.support.sitl import SITL_DIR
+from tests.support.tiers import TIERS, TK, Tier, TierGuard, stripes, tier_of
 
 settings.register_profile(
     "default",
@@ -31,6 +36,102 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 pytest_plugins = ["tests.support.fixtures", "tests.support.methodic_configurator"]
 
 
+_GUARD = TierGuard(SITL_DIR)
+WORKERS_PER_CPU = 4
+MAX_WORKERS = 8
+_DIST_KEY = "amc_dist"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--quick",
+        action="store_true",
+        help="the inner loop: leave out the tiers that need real SITL, methodic configurator 5.0.1 "
+        "or packaging",
+    )
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: most of this suite waits (for a demo's verdict, a reboot, a window), so a worker
+    per CPU would leave the machine idle; a few per CPU keep it busy, up to a bound that keeps the
+    memory and the Xvfb displays modest on a large machine."""
+    del config
+    return min(MAX_WORKERS, WORKERS_PER_CPU * (os.cpu_count() or 1))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier in TIERS:
+        config.addinivalue_line("markers", f"{tier.name}: {tier.needs}")
+    # Imported here, once pytest_plugins has loaded it with its assertions rewritten.
+    from tests.support.methodic_configurator import environments_home
+
+    _GUARD.install(mc501_home=environments_home())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test has a tier; ``--quick`` keeps the quick ones; in a parallel run the dear ones
+    start first on every worker."""
+    tiers: list[Tier] = []
+    unmarked = []
+    for item in items:
+        tier = tier_of(mark.name for mark in item.iter_markers())
+        if tier is None:
+            unmarked.append(item.nodeid)
+        else:
+            tiers.append(tier)
+    if unmarked:
+        names = ", ".join(tier.name for tier in TIERS)
+        raise pytest.UsageError(
+            f"{len(unmarked)} tests have no tier ({names}); mark their module, e.g. "
+            f"pytestmark = pytest.mark.pure:\n  " + "\n  ".join(unmarked[:20])
+        )
+    if config.getoption("quick"):
+        kept = [index for index, tier in enumerate(tiers) if tier.quick]
+        deselected = [item for item, tier in zip(items, tiers, strict=True) if not tier.quick]
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+        items[:] = [items[index] for index in kept]
+        tiers = [tiers[index] for index in kept]
+    worker = getattr(config, "workerinput", {})
+    workers = int(worker.get("workercount", 1))
+    if workers > 1 and worker.get(_DIST_KEY) == "worksteal":
+        order = stripes([tier.typical_s for tier in tiers], workers)
+        items[:] = [items[index] for index in order]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist, on the controller: tell each worker how tests are handed out (a worker's own
+    ``dist`` option always says "no")."""
+    node.workerinput[_DIST_KEY] = node.config.getoption("dist")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    tier = tier_of(mark.name for mark in item.iter_markers())
+    if tier is not None:
+        _GUARD.watch(tier)
+    try:
+        yield
+    finally:
+        _GUARD.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, object, None]:
+    """A use beyond the tier fails the test even where the code under test caught the refusal."""
+    del item, call
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    found = _GUARD.take_violations()
+    if found and not report.failed:
+        report.outcome = "failed"
+        report.longrepr = "\n".join(found)
+
+
 # Tk interpreters must be freed on the thread that created them: a Tk root left as cyclic
 # garbage can otherwise be collected on a relay or vehicle thread of a later test, and Tcl then
 # aborts the whole process.  Every Tk root made by any test is tracked here and collected on the
@@ -40,6 +141,7 @@ _original_tk_init = tkinter.Tk.__init__
 
 
 def _tracking_tk_init(self: tkinter.Tk, *args: object, **kwargs: object) -> None:
+    _GUARD.check(TK)
     _original_tk_init(self, *args, **kwargs)  # type: ignore[arg-type]
     _live_tk_roots.add(self)
 

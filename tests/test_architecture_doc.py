@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "ARCHITECTURE_rc_receiver.md"
 SOURCE = ROOT / "ardupilot_methodic_configurator"

@@ -29,6 +29,8 @@ from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import ScriptedFlightController
 
+pytestmark = pytest.mark.loopback
+
 scripted_fc = support_fixtures.scripted_fc  # the shared fixtures, requested by name below
 connected_fc = support_fixtures.connected_fc
 

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
+import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
@@ -25,6 +26,8 @@ from amc_rc_receiver.plugins.rc_receiver_report import build_report
 from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
+
+pytestmark = pytest.mark.loopback
 
 SPOOFED_SENDERS = 3000
 HEARTBEAT = mavlink2.MAVLink_heartbeat_message(

@@ -17,7 +17,7 @@ import pytest
 
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.parametrize(

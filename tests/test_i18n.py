@@ -20,6 +20,8 @@ import pytest
 
 import amc_rc_receiver as pkg
 
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("de", "zh_CN")
 KNOWN = "Use either --demo or --device, not both."

@@ -24,9 +24,12 @@ from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import CheckSession
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket, wait_for
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [
+    pytest.mark.loopback,
+    pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="lists sockets through Linux's /proc"
-)
+),
+]
 
 _TABLES = {"udp": socket.AF_INET, "udp6": socket.AF_INET6, "tcp": socket.AF_INET, "tcp6": socket.AF_INET6}
 

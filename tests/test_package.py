@@ -13,6 +13,8 @@ import pytest
 
 import amc_rc_receiver as pkg
 
+pytestmark = pytest.mark.pure
+
 
 def test_package_exposes_a_semantic_version() -> None:
     """GIVEN the installed package WHEN its version is read THEN it has three numeric parts."""
@@ -84,6 +86,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.e2e
 def test_every_module_has_one_name_and_the_folder_never_stands_for_the_methodic_configurator() -> None:
     """GIVEN a fresh interpreter started in the repository root, where the source folder
     ardupilot_methodic_configurator/ lies on sys.path
@@ -120,6 +123,7 @@ def test_this_interpreter_holds_one_module_object_per_source_file() -> None:
     assert not [name for name in sys.modules if name.split(".")[0] == SOURCE.name]
 
 
+@pytest.mark.e2e
 def test_the_twin_files_sit_at_their_methodic_configurator_paths() -> None:
     """GIVEN the files that have a twin in the methodic configurator 5.0.1
     WHEN the source folder is listed THEN each one is at its twin's path, tracked by git."""

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.packaging
+
 ROOT = Path(__file__).resolve().parents[1]
 # The import name, and the source folder it is built from (pyproject's package-dir).
 PACKAGE = "amc_rc_receiver"
@@ -75,6 +77,7 @@ def _assert_installed_layout(names: set[str]) -> None:
         assert f"{PACKAGE}/locale/{language}/LC_MESSAGES/amc_rc_receiver.mo" in names
 
 
+@pytest.mark.pure
 def test_pyproject_packages_every_folder_of_the_package_and_maps_the_step_folder() -> None:
     """GIVEN pyproject's hand-written package list
     WHEN compared with the folders on disk
@@ -98,7 +101,6 @@ def test_pyproject_packages_every_folder_of_the_package_and_maps_the_step_folder
     assert step_files == {f"configuration_steps_{name}.json" for name in (*VEHICLES, "schema")}
 
 
-@pytest.mark.slow
 def test_the_wheel_ships_package_data_licence_and_compiled_catalogs(tmp_path: Path) -> None:
     """GIVEN a copy of the sources without any compiled catalog
     WHEN a wheel is built and installed into an empty folder
@@ -136,7 +138,6 @@ def test_the_wheel_ships_package_data_licence_and_compiled_catalogs(tmp_path: Pa
     assert report["examples"] == {vehicle: f"{vehicle}/{name}" for vehicle, name in EXAMPLES.items()}
 
 
-@pytest.mark.slow
 def test_the_sdist_carries_the_top_level_step_folder_and_builds_a_complete_wheel(tmp_path: Path) -> None:
     """GIVEN a copy of the sources
     WHEN an sdist is built with the project's own build requirements and a wheel is built from it
@@ -167,7 +168,6 @@ def test_the_sdist_carries_the_top_level_step_folder_and_builds_a_complete_wheel
     _assert_installed_layout(set(zipfile.ZipFile(wheel).namelist()))
 
 
-@pytest.mark.slow
 def test_an_editable_install_compiles_the_catalogs_into_the_source_folder(tmp_path: Path) -> None:
     """GIVEN a copy of the sources without any compiled catalog
     WHEN it is installed with `pip install -e` into a fresh environment

@@ -20,6 +20,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.run_once import once_per_run
+
+pytestmark = pytest.mark.pure
+
 pytest.importorskip("PyInstaller", reason="PyInstaller is in the project's [build] extra")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,9 +84,16 @@ def _run_spec(path: Path) -> list[_Recorded]:
     return recorded
 
 
-@pytest.fixture(scope="module")
-def recorded_builds() -> dict[str, list[_Recorded]]:
-    return {platform: _run_spec(path) for platform, path in SPECS.items()}
+@pytest.fixture(scope="session")
+def recorded_builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[_Recorded]]:
+    """Each spec run once per run of the suite: a run stages the sources into the checkout's
+    build/pyinstaller-source/, which two runs at once would overwrite under each other."""
+
+    def run_specs(folder: Path) -> dict[str, list[_Recorded]]:
+        del folder
+        return {platform: _run_spec(path) for platform, path in SPECS.items()}
+
+    return once_per_run(tmp_path_factory, "pyinstaller-specs", run_specs)
 
 
 def _source_modules(package: str) -> set[str]:
@@ -189,6 +200,7 @@ def test_listed_mavlink_dialects_exist_in_the_installed_pymavlink() -> None:
 # --- the specs executed with recording build steps ------------------------------------------
 
 
+@pytest.mark.packaging
 @pytest.mark.parametrize("platform", SPECS)
 def test_spec_analyses_the_launcher_from_the_project_root(
     recorded_builds: dict[str, list[_Recorded]], platform: str
@@ -205,6 +217,7 @@ def test_spec_analyses_the_launcher_from_the_project_root(
     assert all((staged / path).read_bytes() == (PACKAGE_DIR / path).read_bytes() for path in sources)
 
 
+@pytest.mark.packaging
 @pytest.mark.parametrize("platform", SPECS)
 def test_spec_collects_every_module_of_the_package_and_the_dialects(
     recorded_builds: dict[str, list[_Recorded]], platform: str
@@ -221,6 +234,7 @@ def test_spec_collects_every_module_of_the_package_and_the_dialects(
     assert {"pymavlink.dialects.v20.ardupilotmega", "pymavlink.dialects.v20.common"} <= hidden
 
 
+@pytest.mark.packaging
 @pytest.mark.parametrize("platform", SPECS)
 def test_spec_packs_every_data_file_and_compiled_catalog(
     recorded_builds: dict[str, list[_Recorded]], platform: str
@@ -248,6 +262,7 @@ def test_spec_packs_every_data_file_and_compiled_catalog(
         assert packed[path.resolve()] == f"{PACKAGE}/configuration_steps"
 
 
+@pytest.mark.packaging
 @pytest.mark.parametrize(
     ("platform", "last_step"), [("linux", "EXE"), ("windows", "COLLECT"), ("macos", "BUNDLE")]
 )

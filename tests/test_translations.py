@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 import amc_rc_receiver as pkg
 
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("de", "zh_CN")
 

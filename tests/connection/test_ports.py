@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
 from amc_rc_receiver.connection.ports import (
@@ -21,6 +22,8 @@ from amc_rc_receiver.connection.ports import (
     serial_ports,
     system_ports,
 )
+
+pytestmark = pytest.mark.pure
 
 
 def usb_port(

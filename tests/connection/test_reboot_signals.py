@@ -30,7 +30,10 @@ from amc_rc_receiver.sitl.null_modem import NullModem
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
 from tests.support.serial_wire import assert_no_raw_link_text
 
-pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="pseudo-terminals are POSIX only")
+pytestmark = [
+    pytest.mark.loopback,
+    pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="pseudo-terminals are POSIX only"),
+]
 
 HEARTBEAT = mavlink2.MAVLink_heartbeat_message(
     mavlink2.MAV_TYPE_QUADROTOR, mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, 0, 0, mavlink2.MAV_STATE_STANDBY, 3

@@ -29,7 +29,7 @@ from amc_rc_receiver.standalone.session import CheckSession
 from tests.support.sitl import free_instance, sitl_binary
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.sitl,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SITL binaries are Linux x86-64"),
 ]
 

@@ -14,12 +14,15 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.demo.gcs_protocol import GcsProtocol
 from amc_rc_receiver.demo.identity import FirmwareIdentity
 from amc_rc_receiver.demo.parameter_store import default_parameters
 from amc_rc_receiver.demo.vehicle_rules import StreamTable
+
+pytestmark = pytest.mark.pure
 
 # Far more than any allocation a flood would keep; a queue per request would be megabytes.
 FLAT_BYTES = 256 * 1024

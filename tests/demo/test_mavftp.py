@@ -24,6 +24,8 @@ from amc_rc_receiver.demo.mavftp import (
     ardupilot_crc32,
 )
 
+pytestmark = pytest.mark.pure
+
 HEADER = struct.Struct("<HBBBBBBI")
 FILE = bytes(range(256)) * 2 + bytes(88)  # 600 bytes: two full 239-byte packets and a short one
 

@@ -16,6 +16,8 @@ from amc_rc_receiver.demo.parameter_store import (
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS, ParameterSpec, ParamKind
 from tests.support.param_pck import decode_param_pck
 
+pytestmark = pytest.mark.pure
+
 
 def test_the_copter_table_is_a_realistic_receiver_parameter_set() -> None:
     """

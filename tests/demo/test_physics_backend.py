@@ -34,6 +34,8 @@ from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import encode_servo_
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
+pytestmark = pytest.mark.loopback
+
 PWM = (1000, 1000, 1000, 1000) + (0,) * 12
 
 

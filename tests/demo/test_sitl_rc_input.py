@@ -19,6 +19,8 @@ from amc_rc_receiver.demo.sitl_rc_input import (
 )
 from tests.support.udp import address_of, receive, udp_socket, wait_for
 
+pytestmark = pytest.mark.loopback
+
 
 def test_eight_channels_make_one_sixteen_byte_little_endian_datagram() -> None:
     """GIVEN eight pulse widths WHEN encoded THEN SITL gets 8 little-endian uint16 in channel order."""

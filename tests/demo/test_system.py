@@ -24,6 +24,8 @@ from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import decode_state
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import MAGIC_16, decode_servo_packet
 from amc_rc_receiver.sim_bridge.snapshot import Direction
 
+pytestmark = pytest.mark.loopback
+
 DEADLINE_S = 10.0
 RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 SET_INTERVAL = mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL

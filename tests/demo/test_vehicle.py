@@ -33,6 +33,8 @@ from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import decode_servo_
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
+pytestmark = pytest.mark.loopback
+
 RC_CHANNELS = mavlink2.MAVLINK_MSG_ID_RC_CHANNELS
 SYS_STATUS = mavlink2.MAVLINK_MSG_ID_SYS_STATUS
 SET_INTERVAL = mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL

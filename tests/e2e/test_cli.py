@@ -13,7 +13,7 @@ import pytest
 
 from amc_rc_receiver import __version__
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 
 def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

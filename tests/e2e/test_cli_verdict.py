@@ -22,7 +22,7 @@ import pytest
 import amc_rc_receiver
 from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 SCHEMA_FILE = (
     Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )

@@ -14,7 +14,7 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCRecei
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import CheckSession
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.loopback
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.processes import Process, quiet_env
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 EXIT_INTERRUPTED = 130
 

@@ -24,7 +24,7 @@ from tests.support.mavlink_station import Station, is_ack
 from tests.support.processes import Process, free_tcp_port, quiet_env, serve_demo_command
 from tests.support.udp import wait_for
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 PARAMETER_DOWNLOAD_DEADLINE_S = 120.0  # MAVProxy starts slowly on a loaded machine
 

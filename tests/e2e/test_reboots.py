@@ -37,28 +37,34 @@ import pytest
 
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
 from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
-from amc_rc_receiver.standalone.options import TransmitterSchedule
 from amc_rc_receiver.standalone.session import CheckSession
-from amc_rc_receiver.standalone.terminal.app import run_text, run_text_session
+from amc_rc_receiver.standalone.terminal.app import NO_SCHEDULE, run_text, run_text_session
 from tests.e2e.test_serial_links import assert_streams_at_5_hz
-from tests.e2e.test_sitl import ANNOUNCED_PROTOCOL, CliRun, after, assert_in_order, channel_readings
+from tests.e2e.test_sitl import (
+    ANNOUNCED_PROTOCOL,
+    RUN_DEADLINE_S,
+    SWITCHED_OFF,
+    SWITCHED_ON,
+    CliRun,
+    after,
+    assert_in_order,
+    channel_readings,
+)
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.sitl,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SITL binaries are Linux x86-64"),
 ]
 
-DURATION_S = 75.0
-OFF_AFTER_S = 50.0
-OFF_FOR_S = 5.0
 WAIT_S = 90.0
 USB_CLOSED = "The flight controller's USB port closed: it may be rebooting or unplugged."
+# The program switches its transmitter when the fresh test asks, and the run ends at the verdict.
 FAILSAFE_CYCLE = [
-    "* Transmitter switched off",
+    SWITCHED_OFF,
     "* RC failsafe is now ACTIVE",
-    "* Transmitter switched on",
+    SWITCHED_ON,
     "* Recovery observed at",
     "Verdict: PASSED",
 ]
@@ -125,7 +131,7 @@ def assert_the_reboot_was_followed_by_a_passed_test(out: str, back_marker: str) 
     # The restarted SITL announced its receiver protocol to the check's new link.
     assert ANNOUNCED_PROTOCOL in after(out, back_marker), out
     fresh = after(out, "a fresh test started.")
-    before_off = fresh[: fresh.index("* Transmitter switched off")]
+    before_off = fresh[: fresh.index(SWITCHED_OFF)]
     assert live_channels(before_off), before_off
     assert_streams_at_5_hz(fresh)
     assert "Earlier test 1 (before the link was re-established)" in out
@@ -154,12 +160,6 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
             "--baudrate",
             "57600",
             "--text",
-            "--duration",
-            str(int(DURATION_S)),
-            "--transmitter-off-after",
-            str(int(OFF_AFTER_S)),
-            "--transmitter-off-for",
-            str(int(OFF_FOR_S)),
             "--report",
             str(report),
         ]
@@ -217,8 +217,8 @@ def test_a_usb_board_returning_under_another_name_is_found_by_its_identity(
                 device=first_device,
                 baudrate=115200,
                 bridges=(),
-                duration=DURATION_S,
-                schedule=TransmitterSchedule(OFF_AFTER_S, OFF_FOR_S),
+                duration=None,
+                schedule=NO_SCHEDULE,
                 out=output,
                 err=output,
                 timeout=WAIT_S,
@@ -227,7 +227,7 @@ def test_a_usb_board_returning_under_another_name_is_found_by_its_identity(
         run.start()
         wait_for_text(output, run, live_channels, "live channels over the serial line")
         session.sitl.restart_board("ttyACM1")
-        run.join(DURATION_S + WAIT_S)
+        run.join(RUN_DEADLINE_S)
         new_device = session.sitl.device
     finally:
         session.close()
@@ -282,15 +282,15 @@ def test_a_udp_vehicle_that_reboots_is_noticed_from_the_vehicle_itself_and_follo
                 session,
                 out=output,
                 live=False,
-                duration=DURATION_S,
-                schedule=TransmitterSchedule(OFF_AFTER_S, OFF_FOR_S),
+                duration=None,
+                schedule=NO_SCHEDULE,
                 follower=follower,
             )
         )
         run.start()
         wait_for_text(output, run, live_channels, "live channels over UDP")
         runner.restart_board()
-        run.join(DURATION_S + WAIT_S)
+        run.join(RUN_DEADLINE_S)
     finally:
         session.close()
     out = output.text

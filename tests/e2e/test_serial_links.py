@@ -24,7 +24,7 @@ from tests.support.processes import Process, quiet_env, serve_demo_command
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.e2e,
     pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only"),
 ]
 

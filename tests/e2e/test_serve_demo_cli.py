@@ -14,7 +14,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from tests.support.mavlink_station import Station
 from tests.support.processes import Process, quiet_env, serve_demo_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 _DEVICE = re.compile(r"connect with (\S+);")

@@ -30,7 +30,7 @@ from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.sitl,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SITL binaries are Linux x86-64"),
 ]
 

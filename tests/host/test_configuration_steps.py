@@ -35,6 +35,8 @@ from amc_rc_receiver.plugins.plugin_constants import (
     PLUGIN_RC_RECEIVER,
 )
 
+pytestmark = pytest.mark.pure
+
 ROOT = Path(__file__).resolve().parents[2]
 VEHICLES = ("ArduCopter", "ArduPlane", "Heli", "Rover")
 # The receiver step's file name in the methodic configurator 5.0.1, and so in ours.
@@ -373,6 +375,7 @@ def test_text_can_be_validated_without_a_file() -> None:
 # --- the released methodic configurator 5.0.1 -------------------------------------------------
 
 
+@pytest.mark.mc501
 @pytest.mark.parametrize("vehicle", VEHICLES)
 def test_the_released_501_step_files_load_unchanged_with_every_step_and_plugin(
     methodic_configurator_501_dir: Path, vehicle: str
@@ -401,6 +404,7 @@ def test_the_released_501_step_files_load_unchanged_with_every_step_and_plugin(
     assert load_configuration_steps(vehicle, directory=path.parent).steps == steps.steps
 
 
+@pytest.mark.mc501
 @pytest.mark.parametrize("vehicle", VEHICLES)
 def test_our_receiver_step_has_the_name_place_and_plugin_entry_of_501(
     methodic_configurator_501_dir: Path, vehicle: str
@@ -423,6 +427,7 @@ def test_our_receiver_step_has_the_name_place_and_plugin_entry_of_501(
     assert [name for name in upstream.filenames if name in ours.filenames] == list(ours.filenames)
 
 
+@pytest.mark.mc501
 def test_our_schema_knows_the_plugin_names_and_placements_of_501(methodic_configurator_501_dir: Path) -> None:
     """GIVEN 5.0.1's own step schema WHEN its plugin enums are compared with ours THEN they are the same."""
     upstream = _upstream_raw(methodic_configurator_501_dir, "configuration_steps_schema.json")
@@ -434,6 +439,7 @@ def test_our_schema_knows_the_plugin_names_and_placements_of_501(methodic_config
     assert set(ours["placement"]["enum"]) == set(upstream_plugin["placement"]["enum"])
 
 
+@pytest.mark.mc501
 def test_only_the_plugins_this_package_lacks_are_reported_for_the_501_files(
     methodic_configurator_501_dir: Path,
 ) -> None:

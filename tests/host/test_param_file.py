@@ -24,6 +24,8 @@ from amc_rc_receiver.host.param_file import (
     read_param_file,
 )
 
+pytestmark = pytest.mark.pure
+
 NAMES = st.from_regex(r"[A-Z][A-Z0-9_]{0,15}", fullmatch=True)
 VALUES = st.floats(allow_nan=False, allow_infinity=False, width=32)
 COMMENTS = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=40)

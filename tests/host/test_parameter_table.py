@@ -18,6 +18,8 @@ from amc_rc_receiver.plugins.rc_receiver_tk_text import ELLIPSIS
 from tests.support.geometry import layout_problems
 from tests.support.tk import pump_until
 
+pytestmark = pytest.mark.tk
+
 LONG_SOURCE = "/home/pilot/vehicles/quadcopter_with_a_long_name/05_remote_controller_receiver.param"
 
 

@@ -27,6 +27,8 @@ from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, PluginModelContext
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason
 
+pytestmark = pytest.mark.tk
+
 RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 
 

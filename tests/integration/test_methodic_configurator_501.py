@@ -30,8 +30,9 @@ import pytest
 from tests.integration.amc501 import Driver, ServeDemo, decode, phases
 from tests.integration.recording_proxy import RecordingTcpProxy
 from tests.support.methodic_configurator import MethodicConfiguratorEnvironment, our_plugin_modules
+from tests.support.run_once import once_per_run
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.mc501
 
 PLUGINS = "ardupilot_methodic_configurator.plugins"
 OUR_VIEW = f"{PLUGINS}.frontend_tkinter_rc_receiver.RCReceiverView"
@@ -374,20 +375,23 @@ class WindowCycle:
         return dict(phases(self.sent, self.boundaries()))[name]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def window_cycle(
-    methodic_configurator_501_overlay_env: MethodicConfiguratorEnvironment,
+    overlay_environment: MethodicConfiguratorEnvironment,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> WindowCycle:
-    """One recorded cycle, shared by the tests below (each connection costs 5.0.1's 5 s heartbeat wait)."""
-    folder = tmp_path_factory.mktemp("window-cycle")
-    with serving_vehicle(folder) as vehicle, running_drivers(folder) as start_driver:
-        return _record_window_cycle(
-            methodic_configurator_501_overlay_env,
-            start_driver(methodic_configurator_501_overlay_env),
-            vehicle,
-            folder,
-        )
+    """One recorded cycle, shared by the tests below and recorded once per run (each connection
+    costs 5.0.1's 5 s heartbeat wait)."""
+
+    def record(folder: Path) -> WindowCycle:
+        with (
+            overlay_environment.shared() as environment,
+            serving_vehicle(folder) as vehicle,
+            running_drivers(folder) as start_driver,
+        ):
+            return _record_window_cycle(environment, start_driver(environment), vehicle, folder)
+
+    return once_per_run(tmp_path_factory, "window-cycle", record)
 
 
 def _record_window_cycle(

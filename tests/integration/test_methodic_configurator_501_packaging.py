@@ -31,8 +31,9 @@ from tests.support.methodic_configurator import (
     our_plugin_modules,
     release_wheel_in_environments,
 )
+from tests.support.run_once import once_per_run
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.mc501
 
 # 5.0.1's tests that cover plugin registration, plugin model creation, the plugin lifecycle in
 # the parameter editor window and the packaging smoke test of plugin registration.
@@ -153,6 +154,12 @@ def _changed_release_files(environment: MethodicConfiguratorEnvironment) -> list
     return changed
 
 
+@pytest.fixture(scope="session")
+def our_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of this repository, built once per run (the tests install it; none changes it)."""
+    return once_per_run(tmp_path_factory, "our-wheel", _build_our_wheel)
+
+
 def _build_our_wheel(tmp_path: Path) -> Path:
     source = tmp_path / "src"
     shutil.copytree(
@@ -189,7 +196,9 @@ def _run(
 
 
 def test_installing_this_project_next_to_5_0_1_changes_none_of_its_files(
-    methodic_configurator_501_release_env: MethodicConfiguratorEnvironment, tmp_path: Path
+    methodic_configurator_501_release_env_to_change: MethodicConfiguratorEnvironment,
+    our_wheel: Path,
+    tmp_path: Path,
 ) -> None:
     """GIVEN an environment holding the released 5.0.1, every file as its RECORD says
     WHEN a wheel built from this repository is installed into it with pip (dependencies
@@ -197,8 +206,8 @@ def test_installing_this_project_next_to_5_0_1_changes_none_of_its_files(
     THEN every file of 5.0.1's RECORD keeps its digest throughout, our wheel installs nothing
     inside ardupilot_methodic_configurator, 5.0.1's --validate-plugins still exits 0 and both
     console scripts run."""
-    environment = methodic_configurator_501_release_env
-    wheel = _build_our_wheel(tmp_path)
+    environment = methodic_configurator_501_release_env_to_change
+    wheel = our_wheel
     environment.pip("uninstall", "--yes", "amc-rc-receiver")  # a left-over of an interrupted run
     assert _changed_release_files(environment) == []
     home = tmp_path / "home"
@@ -232,13 +241,13 @@ def _record_digests(site_packages: Path, dist_info_glob: str) -> dict[Path, str]
     return {site_packages / row[0]: row[1] for row in rows if row and row[1]}
 
 
-def test_uninstalling_5_0_1_leaves_this_project_whole_and_working(tmp_path: Path) -> None:
+def test_uninstalling_5_0_1_leaves_this_project_whole_and_working(our_wheel: Path, tmp_path: Path) -> None:
     """GIVEN a fresh environment holding both the released 5.0.1 wheel and a wheel of this project
     WHEN 5.0.1 is uninstalled with pip
     THEN every file of our RECORD keeps its digest, and `amc-rc-receiver` still runs a check on its
     demo in the terminal view (the other way round is the test above)."""
     release = release_wheel_in_environments()
-    wheel = _build_our_wheel(tmp_path)
+    wheel = our_wheel
     environment = MethodicConfiguratorEnvironment(tmp_path / "both")
     created = subprocess.run(
         [sys.executable, "-m", "venv", str(environment.root)], capture_output=True, text=True, check=False

@@ -31,7 +31,7 @@ from tests.support.methodic_configurator import (
     our_plugin_modules,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.mc501
 
 PLUGINS = f"{PACKAGE}/plugins"
 REPLACED = ("data_model_rc_receiver.py", "frontend_tkinter_rc_receiver.py")

@@ -20,6 +20,8 @@ from amc_rc_receiver.net.host_port import (
     parse_host_port,
 )
 
+pytestmark = pytest.mark.pure
+
 _LABEL = r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?"
 hostnames = st.from_regex(rf"{_LABEL}(\.{_LABEL}){{0,3}}", fullmatch=True)
 ipv4_hosts = st.ip_addresses(v=4).map(str)

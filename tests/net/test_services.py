@@ -9,6 +9,8 @@ import pytest
 from amc_rc_receiver.net.services import drain_udp, route_source_host
 from tests.support.udp import address_of, wait_for
 
+pytestmark = pytest.mark.loopback
+
 
 def test_a_handler_fault_is_reported_and_the_next_datagrams_are_still_handled(sockets) -> None:
     """GIVEN three datagrams waiting and a handler that fails on the second

@@ -20,6 +20,8 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, encode, rc_channels
 from tests.support.scripted_fc import AckPolicy
 
+pytestmark = pytest.mark.loopback
+
 
 @pytest.fixture
 def harness() -> Iterator[ModelHarness]:

@@ -15,6 +15,8 @@ from pytest_mock import MockerFixture
 from amc_rc_receiver.plugins.rc_receiver_snapshot import STALE_AFTER_S, FailsafeStatus, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, rc_channels, sys_status
 
+pytestmark = pytest.mark.loopback
+
 RC_BIT = 0x10000
 
 COMPASS = 0x04

@@ -19,6 +19,8 @@ from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
 from amc_rc_receiver.standalone.terminal.screen import describe_events, format_status_line
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness
 
+pytestmark = pytest.mark.loopback
+
 
 class BrokenDownload(Mapping[str, float]):
     """A host's parameter download that fails when it is read (a bug of the host or of the check)."""

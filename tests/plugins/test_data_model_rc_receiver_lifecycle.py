@@ -26,6 +26,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
 )
 from tests.support.scripted_fc import ScriptedFlightController
 
+pytestmark = pytest.mark.loopback
+
 REQUEST = [(65, 200_000), (1, 200_000)]
 RC_RECEIVER = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 RESTORE = [(65, 0), (1, 0)]

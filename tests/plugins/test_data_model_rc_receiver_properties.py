@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -20,6 +21,8 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL
 from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, encode
+
+pytestmark = pytest.mark.loopback
 
 RC_BIT = 0x10000
 # A partial frame at the end of random bytes would swallow the next datagram; this many zero bytes

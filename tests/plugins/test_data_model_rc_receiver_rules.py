@@ -25,6 +25,8 @@ from amc_rc_receiver.plugins.rc_receiver_telemetry import (
 )
 from amc_rc_receiver.plugins.rc_receiver_timekeeping import FailsafeHistory, RateMeter
 
+pytestmark = pytest.mark.pure
+
 
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_only_the_receiver_bit_of_each_mask_matters(present: int, enabled: int, health: int) -> None:

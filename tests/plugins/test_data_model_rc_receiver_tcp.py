@@ -21,6 +21,8 @@ from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode, rc_channels, sys_status
 
+pytestmark = pytest.mark.loopback
+
 RC_RECEIVER = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 HEARTBEAT = mavlink2.MAVLink_heartbeat_message(
     mavlink2.MAV_TYPE_QUADROTOR, mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, 0, 0, mavlink2.MAV_STATE_STANDBY, 3

@@ -45,6 +45,8 @@ from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, li
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import packed, pending_after_ids, pump_until
 
+pytestmark = pytest.mark.tk
+
 DEADLINE_S = 10.0
 
 

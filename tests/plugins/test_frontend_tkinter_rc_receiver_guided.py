@@ -45,6 +45,8 @@ from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, m
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed, pump_until
 
+pytestmark = pytest.mark.tk
+
 SCHEMA_FILE = (
     Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )

@@ -17,6 +17,8 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import ChannelReading, Failsaf
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed, pump_until
 
+pytestmark = pytest.mark.tk
+
 
 @pytest.fixture
 def tk_geometry() -> str:

@@ -23,6 +23,8 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginFactory, PluginModelContext, plugin_factory
 
+pytestmark = pytest.mark.tk
+
 
 class LifecycleFrame(ttk.Frame):
     """A minimal plugin view: a real frame that records its lifecycle calls."""

@@ -39,6 +39,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
     with_parameters,
 )
 
+pytestmark = pytest.mark.loopback
+
 READ = "PARAM_REQUEST_READ"
 
 

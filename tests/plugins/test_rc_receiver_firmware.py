@@ -33,6 +33,8 @@ from amc_rc_receiver.plugins.rc_receiver_firmware import (
     wanted_parameters,
 )
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.parametrize(
     ("mav_type", "family"),

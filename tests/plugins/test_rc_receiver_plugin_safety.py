@@ -32,6 +32,8 @@ from tests.plugins.data_model_rc_receiver_harness import decode_all, without_fac
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until
 
+pytestmark = pytest.mark.tk
+
 RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 ALLOWED_INTERVAL_TARGETS = {65, 1}
 RCMAP_VALUES = {name: float(channel) for name, channel in RCMAP_DEFAULTS.items()}

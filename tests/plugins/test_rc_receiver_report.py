@@ -27,6 +27,8 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
 from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
 
+pytestmark = pytest.mark.loopback
+
 SCHEMA_FILE = (
     Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 )

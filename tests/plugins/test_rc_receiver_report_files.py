@@ -28,6 +28,8 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
 )
 from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
 
+pytestmark = pytest.mark.pure
+
 posix_only = pytest.mark.skipif(os.name != "posix", reason="symbolic links and rlimits as on POSIX")
 
 
@@ -176,6 +178,7 @@ _WRITE_WITH_A_FULL_DISK = textwrap.dedent(
 )
 
 
+@pytest.mark.e2e
 @posix_only
 def test_a_full_disk_leaves_the_previous_report_whole_and_no_partial_file(tmp_path: Path) -> None:
     """GIVEN a previous report and a disk that takes no more than 1000 bytes per file

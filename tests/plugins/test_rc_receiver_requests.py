@@ -30,6 +30,8 @@ from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
+pytestmark = pytest.mark.loopback
+
 scripted_fc = support_fixtures.scripted_fc  # the shared fixture, requested by name below
 
 SET_MESSAGE_INTERVAL = 511

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver_requests import (
@@ -25,6 +26,8 @@ from amc_rc_receiver.plugins.rc_receiver_telemetry import (
     REQUESTED_INTERVAL_US,
     SYS_STATUS_ID,
 )
+
+pytestmark = pytest.mark.pure
 
 
 class RecordingLink:

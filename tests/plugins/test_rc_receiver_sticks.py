@@ -40,6 +40,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
     with_parameters,
 )
 
+pytestmark = pytest.mark.loopback
+
 COPTER_AXES = ("throttle", "roll", "pitch", "yaw")
 
 

@@ -25,6 +25,8 @@ from amc_rc_receiver.plugins.rc_receiver_telemetry import (
     message_type,
 )
 
+pytestmark = pytest.mark.pure
+
 
 def decoded(msg: Any, system_id: int = 7, component_id: int = 1) -> Any:
     """``msg`` as it arrives: packed by a vehicle with those ids and parsed by pymavlink."""

@@ -37,6 +37,8 @@ from amc_rc_receiver.standalone.terminal import check as terminal_check
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed
 
+pytestmark = pytest.mark.tk
+
 
 class ConfirmingModel(ScriptedModel):
     """The scripted model, also recording the person's confirmations."""

@@ -26,6 +26,8 @@ from amc_rc_receiver.plugins.rc_receiver_tk_text import (
 )
 from tests.support.tk import packed, pump_until
 
+pytestmark = pytest.mark.tk
+
 FILE_NAME = "ArduCopter/05_remote_controller_receiver.param"
 
 

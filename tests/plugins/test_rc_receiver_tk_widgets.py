@@ -16,6 +16,8 @@ import pytest
 from amc_rc_receiver.plugins.rc_receiver_tk_widgets import TickTimer
 from tests.support.tk import pending_after_ids, pump_until
 
+pytestmark = pytest.mark.tk
+
 
 class Counter:
     """A tick callback that counts calls and may run an action on a given call."""

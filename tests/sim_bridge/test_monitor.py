@@ -37,6 +37,8 @@ from amc_rc_receiver.sim_bridge.snapshot import (
 from amc_rc_receiver.sim_bridge.traffic import RateWindow
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, wait_for
 
+pytestmark = pytest.mark.loopback
+
 
 class FakeClock:
     """A settable clock; reading a float attribute is safe from the relay thread."""

@@ -34,6 +34,8 @@ from tests.support.udp import (
     wait_for,
 )
 
+pytestmark = pytest.mark.loopback
+
 # ICMP "port unreachable" reaches unconnected UDP sockets on Linux (with IP_RECVERR) and Windows.
 ICMP_REPORTED = sys.platform.startswith("linux") or sys.platform == "win32"
 

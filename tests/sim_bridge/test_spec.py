@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from amc_rc_receiver.sim_bridge.spec import BridgeSpec, BridgeSpecError, parse_bridge_spec
 
+pytestmark = pytest.mark.pure
+
 
 def test_a_full_bridge_value_gives_protocol_listen_and_target() -> None:
     """GIVEN a protocol, listen and target address WHEN parsed THEN all three are kept."""

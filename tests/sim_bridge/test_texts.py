@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from amc_rc_receiver.sim_bridge.frame_summary import summarise
 from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import ServoPacket
@@ -11,6 +13,8 @@ from amc_rc_receiver.sim_bridge.protocols.triage import REASON_DECODER_FAULT
 from amc_rc_receiver.sim_bridge.relay_counters import REASON_PORT_UNREACHABLE
 from amc_rc_receiver.sim_bridge.snapshot import REASON_NO_PEER, FrameSummary
 from amc_rc_receiver.sim_bridge.texts import counts_text, frame_text, frame_warnings, reason_label
+
+pytestmark = pytest.mark.pure
 
 
 def test_reason_keys_of_codecs_relay_and_monitor_read_as_words_and_unknown_keys_stay_readable() -> None:

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from amc_rc_receiver.sim_bridge.frame_summary import BLOCK_DIO, summarise
 from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.snapshot import Direction, FrameField
 from amc_rc_receiver.sim_bridge.traffic import MAX_REASONS, MAX_SENDERS_TRACKED, DirectionTally
+
+pytestmark = pytest.mark.pure
 
 
 def test_error_reasons_are_capped_and_every_error_is_still_counted() -> None:

@@ -11,10 +11,13 @@ import io
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from amc_rc_receiver.sitl.console import MAX_LINE_BYTES, ConsoleLog, JsonKeysWatch, bounded_lines
+
+pytestmark = pytest.mark.pure
 
 # As printed by the ArduCopter SITL of July 2025 for the back end's replies, which carry rc_1..rc_8:
 # the build has no rc key, so it does not list them.
@@ -97,6 +100,7 @@ _ENDLESS_LINE = (
 )
 
 
+@pytest.mark.e2e
 def test_a_child_that_never_ends_its_line_is_read_in_bounded_pieces() -> None:
     """GIVEN a real child process writing 20 MiB in 64 KB chunks without a newline, then "booted"
     WHEN its output is read through the console reader's line splitter

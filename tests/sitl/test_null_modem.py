@@ -21,7 +21,10 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE, VEHICLE_TO_STATION, NullModem
 from tests.support.udp import wait_for
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pseudo-terminals")
+pytestmark = [
+    pytest.mark.loopback,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pseudo-terminals"),
+]
 
 DEADLINE_S = 30.0
 

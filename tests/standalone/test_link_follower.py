@@ -28,6 +28,8 @@ from amc_rc_receiver.standalone.link_follower import (
 )
 from tests.support.udp import wait_for
 
+pytestmark = pytest.mark.pure
+
 USB_CLOSED = (
     "The flight controller's USB port closed: it may be rebooting or unplugged. Waiting for it to come back…"
 )

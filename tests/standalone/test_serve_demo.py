@@ -46,6 +46,8 @@ from tests.support.mavlink_station import DEADLINE_S, Station, is_ack, is_type
 from tests.support.param_pck import decode_param_pck
 from tests.support.udp import wait_for
 
+pytestmark = pytest.mark.loopback
+
 RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 FTP_HEADER = struct.Struct("<HBBBBBBI")
 PARAM_TYPES = {

@@ -19,6 +19,8 @@ from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
 from amc_rc_receiver.standalone.session import CheckSession
 from tests.support.udp import DEADLINE_S, udp_socket, wait_for
 
+pytestmark = pytest.mark.loopback
+
 
 def test_a_user_bridge_relays_and_is_monitored() -> None:
     """GIVEN a session with an ardupilot-json bridge to a local target
@@ -132,26 +134,48 @@ def test_starting_the_demo_keeps_the_statistics_of_a_running_bridge() -> None:
     assert (after.links[0].from_peer.packets, after.links[0].from_peer.last_frame) == (3, before.last_frame)
 
 
+class WatchedLock:
+    """The session's lock, saying when a thread has to wait for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.waited = threading.Event()
+
+    def __enter__(self) -> WatchedLock:
+        if not self._lock.acquire(blocking=False):
+            self.waited.set()
+            self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
 def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes() -> None:
     """GIVEN the demo starting on a worker thread (as the window's connect does)
     WHEN a bridge is added on the main thread just while the worker sets up the session's monitor
     THEN the monitor ends up with both the demo's link and the bridge's.
 
     The session's clock (the one thing a test may script) holds the worker at its first reading,
-    which is where a monitor is being built, until the bridge has been added: the interleaving that
-    made a --bridge vanish from the panel, made certain instead of left to chance.
+    which is where a monitor is being built, until the bridge has been added or the main thread
+    waits for the session's lock to add it: the interleaving that made a --bridge vanish from the
+    panel, made certain instead of left to chance, and over as soon as one of the two happened.
     """
     worker_reads_clock = threading.Event()
     bridge_added = threading.Event()
+    lock = WatchedLock()
     worker: list[threading.Thread] = []
 
     def clock() -> float:
         if worker and threading.current_thread() is worker[0] and not worker_reads_clock.is_set():
             worker_reads_clock.set()
-            bridge_added.wait(DEADLINE_S)
+            deadline = time.monotonic() + DEADLINE_S
+            while not (bridge_added.wait(0.005) or lock.waited.is_set()) and time.monotonic() < deadline:
+                pass
         return time.monotonic()
 
     session = CheckSession(clock=clock)
+    session._relays_lock = lock  # type: ignore[assignment]  # instrumented, not replaced in kind
     errors: list[str] = []
     worker.append(threading.Thread(target=lambda: errors.append(session.start_demo())))
     try:

@@ -25,6 +25,8 @@ the test command builds (5.0.1 as released, and our overlay of it): see the comm
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -32,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -174,6 +177,10 @@ def methodic_configurator_501_wheel() -> Path:
 # Tests reach them through the fixtures below, which skip with the reason when a plain `pytest`
 # runs without them.  The overlay fixture reinstalls the overlay when our plugin modules changed
 # since it was built, so an edit is never tested against an old copy.
+#
+# Tests of a parallel run share the environments, so each holds a lock on the one it uses for as
+# long as it uses it: shared while it runs 5.0.1, exclusive while it installs into it (our wheel,
+# a new overlay), so that no test ever sees an environment half changed by another.
 # --------------------------------------------------------------------------------------------------
 
 ENVIRONMENTS_HOME_ENV = "AMC501_HOME"
@@ -195,6 +202,28 @@ class MethodicConfiguratorEnvironment:
     """A virtual environment holding the methodic configurator (the release, or our overlay of it)."""
 
     root: Path
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[MethodicConfiguratorEnvironment]:
+        """Use the environment as it is; any number of tests at once, none while it changes."""
+        with self._locked(fcntl.LOCK_SH):
+            yield self
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[MethodicConfiguratorEnvironment]:
+        """Change the environment; no other test uses it meanwhile."""
+        with self._locked(fcntl.LOCK_EX):
+            yield self
+
+    @contextlib.contextmanager
+    def _locked(self, kind: int) -> Iterator[None]:
+        # flock: across the processes of a parallel run, released by the kernel if one dies.
+        with (self.root / ".amc-test-lock").open("a") as handle:
+            fcntl.flock(handle, kind)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     @property
     def python(self) -> Path:
@@ -269,10 +298,22 @@ def refresh_overlay(environment: MethodicConfiguratorEnvironment) -> None:
     """Reinstall the overlay wheel when the installed plugin modules are not byte-for-byte ours."""
     plugins = environment.package_dir / "plugins"
     current = our_plugin_modules()
-    if all(
-        (plugins / name).is_file() and (plugins / name).read_bytes() == data for name, data in current.items()
-    ):
-        return
+
+    def installed() -> bool:
+        return all(
+            (plugins / name).is_file() and (plugins / name).read_bytes() == data
+            for name, data in current.items()
+        )
+
+    with environment.shared():
+        if installed():
+            return
+    with environment.exclusive():
+        if not installed():  # another worker may have reinstalled it meanwhile
+            _install_overlay(environment)
+
+
+def _install_overlay(environment: MethodicConfiguratorEnvironment) -> None:
     out = environments_home() / "overlay"
     built = build_overlay(out)
     assert built.returncode == 0, built.stderr
@@ -284,20 +325,51 @@ def refresh_overlay(environment: MethodicConfiguratorEnvironment) -> None:
 
 
 @pytest.fixture(scope="session")
-def methodic_configurator_501_release_env() -> MethodicConfiguratorEnvironment:
-    """5.0.1 from the registry as a user installs it, with its own ``rc_receiver``."""
+def release_environment() -> MethodicConfiguratorEnvironment:
+    """The environment of ``methodic_configurator_501_release_env``, unlocked (for fixtures that
+    hold its lock themselves)."""
     environment = _environment("venv")
-    assert environment.distribution_version() == VERSION
+    with environment.shared():
+        assert environment.distribution_version() == VERSION
     return environment
 
 
 @pytest.fixture(scope="session")
-def methodic_configurator_501_overlay_env() -> MethodicConfiguratorEnvironment:
-    """5.0.1 with our ``rc_receiver`` (the overlay wheel), reinstalled if our plugin modules changed."""
+def overlay_environment() -> MethodicConfiguratorEnvironment:
+    """The environment of ``methodic_configurator_501_overlay_env``, unlocked, its overlay current."""
     environment = _environment("venv-overlay")
-    assert environment.distribution_version() == f"{VERSION}+{OVERLAY_LABEL}"
     refresh_overlay(environment)
+    with environment.shared():
+        assert environment.distribution_version() == f"{VERSION}+{OVERLAY_LABEL}"
     return environment
+
+
+@pytest.fixture
+def methodic_configurator_501_release_env(
+    release_environment: MethodicConfiguratorEnvironment,
+) -> Iterator[MethodicConfiguratorEnvironment]:
+    """5.0.1 from the registry as a user installs it, with its own ``rc_receiver`` (shared)."""
+    with release_environment.shared():
+        yield release_environment
+
+
+@pytest.fixture
+def methodic_configurator_501_release_env_to_change(
+    release_environment: MethodicConfiguratorEnvironment,
+) -> Iterator[MethodicConfiguratorEnvironment]:
+    """The 5.0.1 release environment, for a test that installs into it (exclusive)."""
+    with release_environment.exclusive():
+        yield release_environment
+
+
+@pytest.fixture
+def methodic_configurator_501_overlay_env(
+    overlay_environment: MethodicConfiguratorEnvironment,
+) -> Iterator[MethodicConfiguratorEnvironment]:
+    """5.0.1 with our ``rc_receiver`` (the overlay wheel), reinstalled if our plugin modules changed
+    (shared)."""
+    with overlay_environment.shared():
+        yield overlay_environment
 
 
 @pytest.fixture(scope="session")

@@ -23,8 +23,6 @@ from amc_rc_receiver.sitl.config import MAX_INSTANCE
 
 ROOT = Path(__file__).resolve().parents[2]
 SITL_DIR = ROOT.parent / "shared" / "sitl"
-# Another run of this suite on the same machine moves its instances up by this much.
-INSTANCE_STRIDE = 100
 
 
 def sitl_binary(name: str) -> Path:
@@ -138,13 +136,14 @@ _claimed: dict[int, IO[str]] = {}
 
 
 def _claim(instance: int) -> bool:
-    """Claim ``instance`` for this process against other runs of the suite on the machine.
+    """Claim ``instance`` for this process against every other process of the machine: the other
+    workers of a parallel run, and other runs of the suite.
 
-    Free ports alone are a race: two runs could both find them free and both start SITL there.
-    An exclusive lock on a per-instance file decides, and the kernel drops it when the process ends.
+    Free ports alone are a race: two could both find them free and both start SITL there.  An
+    exclusive lock on a per-instance file decides, and the kernel drops it when the process ends.
     """
     if instance in _claimed:
-        return True
+        return False  # taken by an earlier test of this process, whose SITL may still be ending
     handle = (Path(tempfile.gettempdir()) / f"amc-rc-receiver-sitl-instance-{instance}.lock").open("a")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -156,14 +155,16 @@ def _claim(instance: int) -> bool:
 
 
 def free_instance(preferred: int) -> int:
-    """``preferred``, or the first of ``preferred + 100``, ``+ 200``… that is ours and free.
+    """A SITL instance of this test's own: ``preferred`` or the next one up (then from 1) that no
+    other process has claimed and whose ports are free.
 
-    Each test has its own preferred instance, so tests run side by side; a second run of the
-    suite on the same machine (another checkout, another person) cannot claim the same instance
-    and moves up by a stride.
+    Each test has its own preferred instance, so the ports of a run are easy to tell apart; a
+    parallel run, or a second run on the machine, takes the next free ones.  A process never
+    takes an instance twice, so a test never meets the ports of an earlier test's SITL.
     """
-    for candidate in range(preferred, MAX_INSTANCE + 1, INSTANCE_STRIDE):
+    candidates = [*range(preferred, MAX_INSTANCE + 1), *range(1, preferred)]
+    for candidate in candidates:
         with contextlib.suppress(OSError):
             if _claim(candidate) and instance_ports_free(candidate):
                 return candidate
-    pytest.skip(f"no SITL instance with free ports from {preferred} up")
+    pytest.skip(f"no SITL instance with free ports between 1 and {MAX_INSTANCE}")

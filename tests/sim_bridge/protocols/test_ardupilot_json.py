@@ -21,6 +21,8 @@ from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import FdmState
 from amc_rc_receiver.sim_bridge.protocols.errors import CodecError
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import ServoPacket
 
+pytestmark = pytest.mark.pure
+
 PWM16 = tuple(range(1000, 1016))
 PWM32 = tuple(range(1100, 1132))
 

@@ -24,6 +24,8 @@ from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, detect, rflysim
 from amc_rc_receiver.sim_bridge.protocols import table as protocols
 from amc_rc_receiver.sim_bridge.protocols.errors import CodecError
 
+pytestmark = pytest.mark.pure
+
 MAX_DATAGRAM = 65_536
 
 # No deadline: whether an example is fast is the fuzzer's report, never a reason to fail here.

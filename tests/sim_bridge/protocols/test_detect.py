@@ -23,6 +23,8 @@ from amc_rc_receiver.sim_bridge.protocols.detect import (
 )
 from amc_rc_receiver.sim_bridge.protocols.table import detect_protocol, is_valid_peer_packet
 
+pytestmark = pytest.mark.pure
+
 
 def servo16(frame_count: int = 1, magic: int = 18458) -> bytes:
     return struct.pack("<HHI16H", magic, 400, frame_count, *([1500] * 16))

@@ -30,6 +30,8 @@ from amc_rc_receiver.sim_bridge.protocols.rflysim import (
     TrueState,
 )
 
+pytestmark = pytest.mark.pure
+
 INTS = (0x0103, 3, 0, 0, 0, 0, 401541234, 1162591234)
 FLOATS = tuple(float(i) * 0.5 for i in range(20))
 

@@ -32,6 +32,8 @@ from amc_rc_receiver.sim_bridge.protocols.xrp import (
     XrpPacket,
 )
 
+pytestmark = pytest.mark.pure
+
 
 def firmware_packet(sequence: int = 0x0102) -> bytes:
     """Seq, ctrl 0, 4 encoders with period fields, DIO 0, gyro, accel: 107 bytes (FW main.cpp)."""

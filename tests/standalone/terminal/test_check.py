@@ -35,6 +35,8 @@ from tests.plugins.data_model_rc_receiver_harness import (
     send_frame,
 )
 
+pytestmark = pytest.mark.loopback
+
 posix_only = pytest.mark.skipif(os.name != "posix", reason="pseudo-terminals are POSIX")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     ChannelReading,
     FailsafeStatus,
@@ -29,6 +31,8 @@ from amc_rc_receiver.standalone.terminal.screen import (
     format_bridge_summary,
     format_status_line,
 )
+
+pytestmark = pytest.mark.pure
 
 LIVE = RCReceiverState(
     channels=(

@@ -12,6 +12,8 @@ import pytest
 
 from amc_rc_receiver.standalone.window.app import run_mainloop
 
+pytestmark = pytest.mark.tk
+
 
 @pytest.fixture
 def root() -> Iterator[tk.Tk]:

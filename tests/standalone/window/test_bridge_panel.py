@@ -26,6 +26,8 @@ from amc_rc_receiver.standalone.window.bridge_panel import BridgePanel
 from amc_rc_receiver.standalone.window.bridge_panel_rows import COLUMNS, direction_item_id, link_item_id
 from tests.support.tk import ScriptedSource, packed, pending_after_ids, pump_until
 
+pytestmark = pytest.mark.tk
+
 
 def sitl_link(**overrides: object) -> LinkSnapshot:
     link = LinkSnapshot(

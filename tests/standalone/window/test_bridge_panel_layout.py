@@ -26,6 +26,8 @@ from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.bridge_snapshots import BUSY_SNAPSHOT as SNAPSHOT
 from tests.support.tk import pump_until
 
+pytestmark = pytest.mark.tk
+
 # Treeview cells keep a few pixels of padding on each side of their text.
 _CELL_PADDING = 8
 

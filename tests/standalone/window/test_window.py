@@ -36,6 +36,8 @@ from amc_rc_receiver.standalone.window.connection_bar import (
 )
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 
+pytestmark = pytest.mark.tk
+
 DEADLINE_S = 15.0
 FAKE_PORT = "/dev/ttyACM-test"
 
@@ -200,7 +202,6 @@ def test_adding_a_bridge_opens_the_strip_when_the_person_never_chose(window: Sta
 # --------------------------------------------------------------------------- connecting
 
 
-@pytest.mark.slow
 def test_connecting_to_the_demo_shows_live_channels_and_its_bridge_traffic(window: StandaloneWindow) -> None:
     """GIVEN a window WHEN the demo is chosen and Connect pressed THEN channels go live.
 
@@ -229,7 +230,6 @@ def test_connecting_to_the_demo_shows_live_channels_and_its_bridge_traffic(windo
     )
 
 
-@pytest.mark.slow
 def test_a_transmitter_off_on_cycle_through_the_toggle_shows_failsafe_and_recovery(
     window: StandaloneWindow,
 ) -> None:
@@ -256,7 +256,6 @@ def test_a_transmitter_off_on_cycle_through_the_toggle_shows_failsafe_and_recove
     assert view.failsafe_observed_lamp.text.startswith("yes")
 
 
-@pytest.mark.slow
 def test_the_scripted_transmitter_schedule_runs_a_failsafe_test_on_its_own(window: StandaloneWindow) -> None:
     """GIVEN a schedule 'off after 0.2 s for 2.5 s' WHEN the demo connects THEN failsafe, then recovery."""
     window.set_transmitter_schedule(0.2, 2.5)
@@ -313,7 +312,6 @@ def test_a_baud_rate_that_is_not_a_number_is_refused_before_connecting(window: S
 # --------------------------------------------------------------------------- parameter files
 
 
-@pytest.mark.slow
 def test_a_bad_parameter_file_shows_its_error_and_keeps_the_table_while_the_plugin_pauses(
     window: StandaloneWindow, tmp_path: Path, mocker: MockerFixture
 ) -> None:
@@ -370,7 +368,6 @@ def test_selecting_a_parameter_spells_out_its_whole_comment(window: StandaloneWi
 # --------------------------------------------------------------------------- disconnect and close
 
 
-@pytest.mark.slow
 def test_disconnect_deactivates_the_view_clears_readings_and_a_reconnect_reactivates_it(
     window: StandaloneWindow,
 ) -> None:
@@ -405,7 +402,6 @@ def test_disconnect_deactivates_the_view_clears_readings_and_a_reconnect_reactiv
     )
 
 
-@pytest.mark.slow
 def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
     """GIVEN a window on the demo with an extra bridge WHEN the window manager closes it
     THEN the view is destroyed, no session thread is left running and the Tk root is gone.
@@ -427,7 +423,6 @@ def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
         root.winfo_exists()
 
 
-@pytest.mark.slow
 def test_a_bridge_added_while_the_demo_connects_stays_in_the_panel_with_its_counts(
     window: StandaloneWindow,
 ) -> None:
@@ -464,7 +459,6 @@ def test_a_bridge_that_cannot_listen_is_reported_in_the_window(window: Standalon
 # --------------------------------------------------------------------------- run_window
 
 
-@pytest.mark.slow
 def test_run_window_on_the_demo_closes_itself_after_the_duration() -> None:
     """GIVEN --demo --duration WHEN run_window runs its main loop THEN it returns 0 and leaves no thread."""
     before = set(threading.enumerate())
@@ -472,7 +466,6 @@ def test_run_window_on_the_demo_closes_itself_after_the_duration() -> None:
     assert session_threads(before) == []
 
 
-@pytest.mark.slow
 def test_without_a_display_run_window_falls_back_to_the_terminal_view(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,6 +17,7 @@ and opened on three busy links.
 
 from __future__ import annotations
 
+import tempfile
 import tkinter as tk
 from collections.abc import Iterator
 from dataclasses import replace
@@ -45,6 +46,8 @@ from tests.support.bridge_snapshots import BUSY_SNAPSHOT
 from tests.support.geometry import fully_in_view, layout_problems
 from tests.support.tk import pump_until
 
+pytestmark = pytest.mark.tk
+
 SIZES = ("1280x720", "1600x900", DEFAULT_GEOMETRY)
 LANGUAGES = ("en", "de")
 DEADLINE_S = 30.0
@@ -52,6 +55,9 @@ LONG_FILE = "/home/pilot/vehicles/quadcopter_with_a_long_name/05_remote_controll
 # What a rebooting board's link says (in the test's language when the model words it; the notice
 # here only has to be as long).
 LINK_ERROR = "The flight controller's USB port closed: it may be rebooting or unplugged. Waiting for it…"
+# The saved report's path the view shows: as long as this whatever folder the test runs in (a
+# parallel run's temporary folders are longer), so the layout measured is the same in every run.
+REPORT_PATH_LENGTH = 108
 
 
 @pytest.fixture(params=LANGUAGES)
@@ -142,6 +148,15 @@ STICK_RESULTS = (
 )
 
 
+@pytest.fixture
+def long_report_base() -> Iterator[Path]:
+    """A report base name ``REPORT_PATH_LENGTH`` characters long, in a folder removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="r") as short:
+        room = REPORT_PATH_LENGTH - len(str(Path(short) / "x" / "receiver"))
+        assert room > 0, f"{short} is too long for a {REPORT_PATH_LENGTH}-character report path"
+        yield Path(short) / ("a_folder_with_a_long_name_for_reports_" * 4)[: room + 1] / "receiver"
+
+
 def assert_reads_whole(root: tk.Tk, when: str) -> None:
     problems = layout_problems(root)
     assert not problems, f"{when}:\n" + "\n".join(problems)
@@ -162,9 +177,8 @@ def assert_readings_in_view(view: RCReceiverView) -> None:
     assert not hidden, f"not in view without scrolling: {hidden}"
 
 
-@pytest.mark.slow
 def test_every_guided_step_reads_whole_when_shown_at_each_size_and_language(
-    window: StandaloneWindow, tmp_path: Path
+    window: StandaloneWindow, long_report_base: Path
 ) -> None:
     """GIVEN the window on the demo at 1280x720, 1600x900 or its default size, in English or German
     WHEN it shows the demo's own state, then each step of the guided test in turn (with the held
@@ -180,7 +194,7 @@ def test_every_guided_step_reads_whole_when_shown_at_each_size_and_language(
     base = demo_state(window)
     # Nothing polls from here on: the view shows only the snapshots drawn below.
     window.host.pause()
-    assert view.save_report(str(tmp_path / "a_folder_with_a_long_name_for_reports" / "receiver"))
+    assert view.save_report(str(long_report_base))
     for step in GuideStep:
         view.render(with_step(base, step))
         root.update()

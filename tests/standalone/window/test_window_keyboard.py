@@ -24,6 +24,8 @@ from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.geometry import shown_widgets
 from tests.support.tk import pump_until
 
+pytestmark = pytest.mark.tk
+
 CONTROL_CLASSES = frozenset({"TButton", "TCheckbutton", "TCombobox", "TEntry", "Treeview", "Text"})
 DEADLINE_S = 30.0
 
@@ -103,7 +105,6 @@ def reads_before(first: tk.Misc, second: tk.Misc) -> bool:
     return same_line and first.winfo_rootx() < second.winfo_rootx()
 
 
-@pytest.mark.slow
 def test_tab_reaches_every_control_in_reading_order_when_pressed_again_and_again(
     window: StandaloneWindow,
 ) -> None:
@@ -125,7 +126,6 @@ def test_tab_reaches_every_control_in_reading_order_when_pressed_again_and_again
             assert reads_before(first, second), f"Tab goes from {first} back to {second}"
 
 
-@pytest.mark.slow
 def test_alt_o_answers_it_is_off_from_the_device_field_when_the_test_asks_for_it(
     window: StandaloneWindow,
 ) -> None:

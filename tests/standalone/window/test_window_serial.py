@@ -34,7 +34,10 @@ from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.serial_wire import Wire, assert_only_reads_and_receiver_intervals
 from tests.support.tk import pump_until
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
+pytestmark = [
+    pytest.mark.tk,
+    pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only"),
+]
 
 DEADLINE_S = 30.0
 USB_CLOSED = "The flight controller's USB port closed: it may be rebooting or unplugged."
