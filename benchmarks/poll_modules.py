@@ -1,0 +1,109 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Which modules of the package one poll of the receiver model runs code in, and which calls
+cross between them.
+
+Strategy: the same replayed datagrams as bench_poll (``_poll_replay``: pymavlink's own receive
+path, no sockets), every poll of a run traced with `sys.setprofile`.  Every Python call whose code
+lives in the package counts its module, and a call from one module of the package into another is
+a crossing (a pair of modules crossed both ways is a back-and-forth).  Printed: the poll that
+touched the most modules (the first ones build the guided test from nothing), and the steady
+poll at the end of the run, when the receiver repeats itself.
+
+Run: .venv/bin/python benchmarks/poll_modules.py [receiver|busy]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _poll_replay
+import bench_poll
+
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ardupilot_methodic_configurator"
+POLLS = 60
+
+
+def _module(frame: FrameType) -> str | None:
+    path = Path(frame.f_code.co_filename)
+    try:
+        return str(path.relative_to(PACKAGE))
+    except ValueError:
+        return None
+
+
+Trace = tuple[Counter[str], Counter[tuple[str, str]]]
+
+
+def trace_polls(mix: str) -> list[Trace]:
+    frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
+    master = _poll_replay.ReplayConnection()
+    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
+    model = RCReceiverDataModel(_poll_replay.Facade(master))
+    model.activate()
+    traces: list[Trace] = []
+    for index in range(POLLS):
+        master.queue = list(batches[index % len(batches)])
+        traces.append(_traced(model.poll))
+    return traces
+
+
+def _traced(poll: Callable[[], object]) -> Trace:
+    """The modules ``poll()`` runs code in, and the calls between them."""
+    calls: Counter[str] = Counter()
+    crossings: Counter[tuple[str, str]] = Counter()
+
+    def profile(frame: FrameType, event: str, _arg: object) -> None:
+        if event != "call":
+            return
+        callee = _module(frame)
+        if callee is None:
+            return
+        calls[callee] += 1
+        caller = frame.f_back
+        while caller is not None and _module(caller) is None:
+            caller = caller.f_back
+        source = _module(caller) if caller is not None else None
+        if source is not None and source != callee:
+            crossings[(source, callee)] += 1
+
+    sys.setprofile(profile)
+    try:
+        poll()
+    finally:
+        sys.setprofile(None)
+    return calls, crossings
+
+
+def show(title: str, trace: Trace) -> None:
+    calls, crossings = trace
+    print(f"{title}: code in {len(calls)} modules of the package")
+    for module, count in sorted(calls.items()):
+        print(f"  {count:5d} calls  {module}")
+    both_ways = {pair for pair in crossings if (pair[1], pair[0]) in crossings}
+    print(f"  {len(crossings)} caller -> callee module pairs, {len(both_ways) // 2} of them both ways:")
+    for (source, callee), count in sorted(crossings.items()):
+        mark = "  <->" if (source, callee) in both_ways else ""
+        print(f"  {count:5d}  {source} -> {callee}{mark}")
+
+
+def main() -> int:
+    mix = sys.argv[1] if len(sys.argv) > 1 else "receiver"
+    traces = trace_polls(mix)
+    widest = max(range(len(traces)), key=lambda index: len(traces[index][0]))
+    show(f"poll {widest + 1} of {POLLS} ({mix} streams), the widest", traces[widest])
+    show(f"poll {POLLS}, steady", traces[-1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
