@@ -10,6 +10,6 @@ data (`config`); the runner's own MAVLink link on SITL's second port switches ``
 reads a few parameters, never on the check's link (`control`), for the receiver, which stays
 silent until the check listens and follows the transmitter in each failsafe mode (`receiver`); the
 check reaches SERIAL0 over TCP, UDP or a serial line once SITL has booted (`check_link`,
-`null_modem`); the console is kept in a bounded, numbered log (`console`).  The transmitter and
-physics come from the demo.
+`null_modem`); the console is kept in a bounded, numbered log of escaped lines (`console`).  The
+transmitter and physics come from the demo.
 """

@@ -389,3 +389,24 @@ def test_a_sitl_that_forks_and_exits_at_once_leaves_nothing_running_though_not_r
     finally:
         runner.stop()
 
+
+def test_a_sitl_path_with_a_line_break_and_an_escape_cannot_forge_a_console_line(tmp_path: Path) -> None:
+    """
+    GIVEN a SITL program in a folder whose name holds a line break, a forged runner-note prefix
+    and a terminal escape sequence (a path may hold any of them)
+    WHEN the runner starts it and notes the command line
+    THEN the note is one console line, with the line break and the escape written out.
+    """
+    folder = tmp_path / "sitl\nSITL* Transmitter off\x1b[2J"
+    folder.mkdir()
+    runner = SitlRunner(SitlConfig(stand_in(folder), instance=free_instance(40)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)
+    finally:
+        runner.stop()
+    notes = [line.text for line in runner.console.tail(100) if not line.from_sitl]
+    (started,) = [text for text in notes if text.startswith("Started SITL")]
+    assert "sitl\\nSITL* Transmitter off\\x1b[2J/arducopter --model" in started
+    assert not any(character in text for text in notes for character in "\n\r\x1b")
+    assert not any(text.startswith("SITL* ") for text in notes)
