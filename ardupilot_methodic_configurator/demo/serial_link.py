@@ -9,15 +9,23 @@ read and written without blocking; output that the line cannot take at once wait
 buffer and a message that does not fit is dropped whole, as ArduPilot drops messages on a full
 port.  A device that goes away (a cable pulled) is opened again every second until it is back.
 POSIX only: the vehicle's thread waits on the descriptor with ``select``.
+
+Every open, the first and each reopening, goes through `open_serial_device`, which takes a
+terminal device only: a regular file, ``/dev/null`` or a FIFO is refused with our sentence
+(`NotASerialPortError`) before anything is written to it, and a FIFO is not even opened (opening one
+wakes, or waits for, the program at its other end).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import time
 from typing import Any
 
+from .. import _
 from ..net.services import Address
 from .mavlink_link import Selectable, StreamLink, new_parser
 
@@ -35,6 +43,49 @@ def _speed(baudrate: int) -> int:
     return speed
 
 
+class NotASerialPortError(OSError):
+    """The path names something that is not a terminal device (a regular file, /dev/null, a FIFO)."""
+
+    def __init__(self, path: str) -> None:
+        reason = _(
+            "it is not a serial port; name a terminal device such as /dev/ttyUSB0, or one end of a "
+            "pseudo-terminal pair"
+        )
+        super().__init__(errno.ENOTTY, reason, path)
+
+
+def open_serial_device(path: str, baudrate: int) -> int:
+    """Open the terminal device at ``path`` raw (no echo, no line editing), at ``baudrate``,
+    without blocking; returns its descriptor.
+
+    Raises `NotASerialPortError` for anything but a terminal, and ``OSError`` when it cannot be opened
+    or set up (the descriptor is then closed).
+    """
+    import termios  # noqa: PLC0415 - POSIX only
+    import tty  # noqa: PLC0415
+
+    # Looked at before opening: only a character device may be opened at all.
+    if not stat.S_ISCHR(os.stat(path).st_mode):
+        raise NotASerialPortError(path)
+    descriptor = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        # /dev/null and other character devices that are no terminal: nothing to set a rate on.
+        if not os.isatty(descriptor):
+            raise NotASerialPortError(path)
+        try:
+            tty.setraw(descriptor)
+            attributes = termios.tcgetattr(descriptor)
+            attributes[4] = attributes[5] = _speed(baudrate)
+            termios.tcsetattr(descriptor, termios.TCSANOW, attributes)
+        except termios.error as error:
+            # termios raises its own error, no OSError: said as one, so callers catch one kind.
+            raise OSError(*error.args) from None
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
 class SerialLink(StreamLink):
     """One serial device; its far end is the ground station (see the module docstring)."""
 
@@ -50,19 +101,7 @@ class SerialLink(StreamLink):
         self._open()  # the first open raises, so a wrong path is reported at once
 
     def _open(self) -> None:
-        import termios  # noqa: PLC0415 - POSIX only
-        import tty  # noqa: PLC0415
-
-        descriptor = os.open(self.path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        try:
-            tty.setraw(descriptor)
-            attributes = termios.tcgetattr(descriptor)
-            attributes[4] = attributes[5] = _speed(self.baudrate)
-            termios.tcsetattr(descriptor, termios.TCSANOW, attributes)
-        except (OSError, termios.error):
-            os.close(descriptor)
-            raise
-        self._fd = descriptor
+        self._fd = open_serial_device(self.path, self.baudrate)
         self._parser = new_parser()
         self._output.clear()
         self.peer_generation += 1

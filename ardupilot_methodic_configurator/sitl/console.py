@@ -1,6 +1,11 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""SITL's console output and the runner's own notes, kept in a bounded, numbered log.
+r"""SITL's console output and the runner's own notes, kept in a bounded, numbered log.
+
+Every line, SITL's or the runner's, is shown as data and never obeyed (`console_text`): its
+control characters are written out (ESC as ``\x1b``, a line break as ``\n``), so neither SITL
+nor a path quoted in a note (``--sitl`` names any file) can move a terminal's cursor or start a
+console line of its own, and it is cut to ``MAX_LINE_CHARS``.
 
 Both views read the log by cursor (``since(n)``) so each line is shown once however often they
 poll, and a view that falls behind loses the oldest lines rather than growing memory.  SITL's
@@ -22,6 +27,13 @@ MAX_LINE_CHARS = 400
 # What the reader takes of one line before it is cut: a child that never writes a newline
 # (64 KB chunks of it) grew the reader to gigabytes when lines were read whole.
 MAX_LINE_BYTES = 4096
+# Written out as rc_receiver_telemetry.readable_text writes text from a link (this folder may not
+# import the plugin): C0 and C1 controls and DEL as \xNN, line breaks by name, and the two
+# separators that Python's and some editors' line splitting also break at.
+_CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+_CONTROLS.update({ord("\n"): "\\n", ord("\r"): "\\r", 0x2028: "\\u2028", 0x2029: "\\u2029"})
+# A tab only indents (SITL lists the JSON keys it read with one), so it stays a gap.
+_CONTROLS[ord("\t")] = "    "
 _JSON_BLOCK_START = "JSON received:"
 _JSON_RC_KEY = "rc: rc_"
 
@@ -39,6 +51,13 @@ def bounded_lines(stream: IO[bytes], max_bytes: int = MAX_LINE_BYTES) -> Iterato
         yield raw.decode("utf-8", "replace") + "…"
         while raw and not raw.endswith(b"\n"):
             raw = stream.readline(max_bytes)
+
+
+def console_text(text: str, limit: int = MAX_LINE_CHARS) -> str:
+    """``text`` fit for one console line: control characters written out, at most ``limit``
+    characters, an ellipsis saying it was cut."""
+    text = text.translate(_CONTROLS)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -70,8 +89,7 @@ class ConsoleLog:
         self._next = 0
 
     def append(self, text: str, *, from_sitl: bool = True) -> ConsoleLine:
-        if len(text) > self._max_line_chars:
-            text = text[: self._max_line_chars - 1] + "…"
+        text = console_text(text, self._max_line_chars)
         with self._lock:
             line = ConsoleLine(self._next, self._clock(), text, from_sitl)
             self._next += 1

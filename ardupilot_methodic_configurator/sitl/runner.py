@@ -2,11 +2,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Runs a real ArduPilot SITL for the check: the process, its physics, its transmitter, its console.
 
-Why this module is long: `SitlRunner` is one owner of one process and the helpers wired to it;
-the supervisor thread, the console reader and ``stop()`` share its lock, its generation and its
-helpers, so split apart each part would reach into the others' state.  The pure records (config,
-ports, state, status) are in `sitl.config`.
-
 ``amc-rc-receiver --sitl PATH`` starts, all on 127.0.0.1 and all moved by +10·N for ``--instance N``:
 
 - the JSON physics back end (``PhysicsBackend``) on an ephemeral port, behind a ``UdpRelay`` that
@@ -15,78 +10,49 @@ ports, state, status) are in `sitl.config`.
   mid-2025 builds) and put in the JSON replies too, for builds that read ``rc`` (detected from
   SITL's "JSON received:" block, never assumed);
 - the simulator control link on SITL's second MAVLink port (5762 + 10·N), which sets
-  ``SIM_RC_FAIL`` for the *no pulses* failsafe and reads ``FS_THR_VALUE`` for *low throttle*;
+  ``SIM_RC_FAIL`` for the *no pulses* failsafe and reads ``FS_THR_VALUE`` for *low throttle*
+  (`sitl.receiver` decides what the receiver does);
 - SITL itself, ``--model JSON:127.0.0.1 --serial0 tcp:0`` (boots without waiting for a client),
   in a temporary working directory (it writes eeprom.bin and logs there), in its own process
-  group, with its console captured line by line into a bounded ``ConsoleLog``.
+  group, kept running by `sitl.supervisor`, its console captured line by line into a bounded
+  ``ConsoleLog``.
 
-Each SITL boots with its receiver silent (``SIM_RC_FAIL 1`` from the runner's own defaults file,
-which also sets the physics rate, ``SIM_RATE_HZ``) and the receiver starts delivering once the
-check's link to that SITL is open (``connect``), as a receiver plugged in after the ground station
-connected.  ArduPilot names the protocol it decodes
-("RCInput: decoding UDP (Pulses)") once, when it first decodes one, and only on the MAVLink links
-it has already heard from; a receiver live from the first millisecond of the boot would announce
-it before any check could be listening, after every restart too.
-
-One supervisor thread owns the process: it starts SITL, waits for it, and restarts it when it
-exits on its own (killed, crashed) so that a session survives a SITL restart; the check follows
-through ``generation``.  The process is started by that long-lived thread because on Linux it is
-also told to die with it (``PR_SET_PDEATHSIG``): SITL exits when its parent dies, but not while it
-is stalled waiting for physics, which is exactly its state once this process is gone.
-
-``stop()`` ends SITL with SIGTERM to its group and SIGKILL after ``TERM_GRACE_S`` (a stalled SITL
-ignores SIGTERM), then the helpers, and removes the working directory; it is idempotent and safe
-from ``finally`` blocks and ``atexit``.
+`SitlRunner` wires these together and owns their lifetime; the check connects through it
+(`sitl.check_link`).  ``stop()`` ends every SITL process (see `sitl.process_group`), then the
+helpers, and removes the working directory; it is idempotent and safe from ``finally`` blocks and
+``atexit``.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
-import ctypes.util
-import os
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 from .. import _
 from ..demo.physics_backend import PhysicsBackend
-from ..demo.sitl_rc_input import (
-    FailsafeMode,
-    FailsafeTransmitter,
-    RcInputSender,
-    low_throttle_pwm,
-)
+from ..demo.sitl_rc_input import FailsafeTransmitter, RcInputSender
 from ..sim_bridge.protocols.names import ARDUPILOT_JSON
 from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig
-from .config import SitlConfig, SitlLink, SitlState, SitlStatus, describe_exit, state_text
+from .check_link import FlightControllerLike, check_device, connect_when_booted, listed_ports
+from .config import SitlConfig, SitlLink, SitlState, SitlStatus
 from .console import ConsoleLog, JsonKeysWatch, bounded_lines
 from .control import SIM_RC_FAIL, SitlControlLink
 from .null_modem import STATION_TO_VEHICLE, NullModem
+from .process_group import ProcessGroup
+from .receiver import SitlReceiver
+from .supervisor import SitlSupervisor, SupervisorHooks
 
 # A restarted SITL sends servo packets from a new port; the relay follows once the old one is quiet.
 RELAY_RELEARN_S = 1.0
-# ArduPilot's own USB vendor and product ids (pid.codes), as its boards enumerate.
-SITL_USB_IDS = (0x1209, 0x5740)
-TERM_GRACE_S = 3.0
-KILL_WAIT_S = 5.0
-RESTART_DELAY_S = 1.0
-# A SITL that exits by itself this soon after starting is failing (bad option, port in use), not
-# crashing now and then: it is not started again.  One killed by a signal always is.
-MIN_RUN_BEFORE_RESTART_S = 3.0
-MAX_RESTARTS = 20
-CONNECT_RETRY_S = 0.25
-LOW_THROTTLE_PARAMETERS = ("FS_THR_ENABLE", "FS_THR_VALUE", "RCMAP_THROTTLE")
 # Read after every other defaults file: the receiver stays silent until the check listens, and
 # SITL steps its physics at 400 Hz, the loop rate of ArduCopter and QuadPlane (Plane and Rover run
 # at 50 Hz), which ArduPilot's JSON interface asks SIM_RATE_HZ to stay above.  The default 1,200 Hz
@@ -98,29 +64,8 @@ PHYSICS_RATE_HZ = 400
 RUNNER_DEFAULTS = f"{SIM_RC_FAIL} 1\nSIM_RATE_HZ {PHYSICS_RATE_HZ}\n"
 # How long the check's first bytes may take through the serial cable before the receiver starts.
 LINK_CARRY_WAIT_S = 2.0
-_PR_SET_PDEATHSIG = 1
-
-
-class _FlightControllerLike(Protocol):
-    def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str: ...
-
-
-def _parent_death_signal() -> Callable[[], None] | None:
-    """A pre-exec hook that makes the child get SIGKILL when the thread that started it ends (Linux)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        return None
-
-    def hook() -> None:
-        # Only an already-resolved C call: nothing here may take a Python lock in the child.
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-
-    return hook
-
+# How long stop() waits for a console reader: a process SITL left behind may hold its pipe open.
+READER_JOIN_S = 2.0
 
 _RUNNERS: weakref.WeakSet[SitlRunner] = weakref.WeakSet()
 
@@ -150,58 +95,49 @@ class SitlRunner:
         self.ports = config.ports
         self._clock = clock
         self.console = ConsoleLog(clock=clock)
+        self._supervisor = SitlSupervisor(
+            SupervisorHooks(
+                command=self._next_command, started=self._started, exited=self._exited, note=self._note
+            ),
+            restart_when_exited=config.restart_when_exited,
+            clock=clock,
+        )
         self.transmitter = FailsafeTransmitter(
             config.failsafe_mode, vehicle_ready=self._booted, layout=config.sticks
         )
+        self._receiver = SitlReceiver(
+            self.transmitter,
+            config.failsafe_mode,
+            self.ports.rc_input,
+            generation=lambda: self._supervisor.generation,
+            note=self._note,
+        )
         self._json_keys = JsonKeysWatch()
-        self._lock = threading.RLock()
-        self._stop_event = threading.Event()
-        self._state = SitlState.NOT_STARTED
-        self._generation = 0
-        self._restarts = 0
-        self._last_exit: str | None = None
-        self._process: subprocess.Popen[bytes] | None = None
+        # Guards the JSON keys watch, fed by one console reader after another.
+        self._lock = threading.Lock()
+        self._started_once = False
         self._workdir: Path | None = None
-        self._supervisor: threading.Thread | None = None
         self._readers: list[threading.Thread] = []
         self._backend: PhysicsBackend | None = None
         self._relay: UdpRelay | None = None
         self._rc_sender: RcInputSender | None = None
         self._control: SitlControlLink | None = None
-        self._started = False
         # SERIAL0 as a serial line (`SitlLink.SERIAL`): the cable, and the name its next plug takes.
         self._modem: NullModem | None = None
         self._next_station_name: str | None = None
         # In the working folder: every SITL reads it last (see RUNNER_DEFAULTS_NAME).
         self._runner_defaults: Path | None = None
-        # The SITL process (generation) whose receiver delivers: None while none does.
-        self._receiver_generation: int | None = None
 
     # ---------------------------------------------------------------- queries
     @property
     def device(self) -> str:
         """The check's connection: SITL's first MAVLink port (SERIAL0), over the configured link."""
-        if self.config.link is SitlLink.SERIAL:
-            modem = self._modem
-            return str(modem.station_path) if modem is not None else ""
-        if self.config.link is SitlLink.UDP:
-            return f"udpin:127.0.0.1:{self.ports.mavlink}"
-        return f"tcp:127.0.0.1:{self.ports.mavlink}"
+        return check_device(self.config, self._modem)
 
     def virtual_ports(self) -> list[Any]:
         """SITL's serial line as the port list shows a USB flight controller: ArduPilot's USB ids
         and a serial number of its own, so a check finds it again under a new name."""
-        modem = self._modem
-        if modem is None or not modem.plugged:
-            return []
-        from serial.tools.list_ports_common import ListPortInfo  # noqa: PLC0415
-
-        port = ListPortInfo(str(modem.station_path), skip_link_detection=True)
-        port.vid, port.pid = SITL_USB_IDS
-        port.serial_number = f"SITL{self.config.instance}"
-        port.location = f"sitl-{self.config.instance}"
-        port.description = port.product = _("ArduPilot SITL (SERIAL0)")
-        return [port]
+        return listed_ports(self._modem, self.config.instance)
 
     def restart_board(self, station_name: str | None = None) -> int | None:
         """Reboot SITL as a USB board reboots: its serial device vanishes while it restarts and
@@ -216,8 +152,7 @@ class SitlRunner:
     @property
     def generation(self) -> int:
         """How many times SITL has been started; a change means the check must reconnect."""
-        with self._lock:
-            return self._generation
+        return self._supervisor.generation
 
     @property
     def transmitter_on(self) -> bool:
@@ -225,14 +160,11 @@ class SitlRunner:
 
     @property
     def running(self) -> bool:
-        with self._lock:
-            return self._state in (SitlState.STARTING, SitlState.RUNNING, SitlState.RESTARTING)
+        return self._supervisor.running
 
     @property
     def process_id(self) -> int | None:
-        with self._lock:
-            process = self._process
-            return None if process is None or process.poll() is not None else process.pid
+        return self._supervisor.pid
 
     @property
     def control(self) -> SitlControlLink | None:
@@ -244,26 +176,32 @@ class SitlRunner:
 
     def status(self) -> SitlStatus:
         control = self._control
+        process = self._supervisor.status()
         with self._lock:
-            return SitlStatus(
-                state=self._state,
-                generation=self._generation,
-                pid=None if self._process is None or self._process.poll() is not None else self._process.pid,
-                restarts=self._restarts,
-                last_exit=self._last_exit,
-                reads_json_rc=self._json_keys.reads_rc,
-                transmitter_on=self.transmitter.on,
-                sim_rc_fail=None if control is None else control.confirmed_rc_fail,
-                receiver_delivering=self._receiver_delivering(),
-            )
+            reads_json_rc = self._json_keys.reads_rc
+        return SitlStatus(
+            state=process.state,
+            generation=process.generation,
+            pid=process.pid,
+            restarts=process.restarts,
+            last_exit=process.last_exit,
+            reads_json_rc=reads_json_rc,
+            transmitter_on=self.transmitter.on,
+            sim_rc_fail=None if control is None else control.confirmed_rc_fail,
+            receiver_delivering=self._receiver.delivering,
+        )
+
+    def wait_stopping(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s; True once ``stop()`` was asked for."""
+        return self._supervisor.wait_stopping(timeout)
 
     # ---------------------------------------------------------------- lifecycle
     def start(self) -> str:
         """Start everything; ``""`` or a readable reason (then nothing is left running)."""
         with self._lock:
-            if self._started:
+            if self._started_once:
                 return ""
-            self._started = True
+            self._started_once = True
         problem = self.config.problem()
         if problem:
             return problem
@@ -273,13 +211,12 @@ class SitlRunner:
         except OSError as error:
             self.stop()
             return _("The SITL helpers could not start: {error}").format(error=error.strerror or error)
-        self._workdir = Path(tempfile.mkdtemp(prefix=f"amc-rc-receiver-sitl{self.config.instance}-"))
-        self._runner_defaults = self._workdir / RUNNER_DEFAULTS_NAME
+        workdir = Path(tempfile.mkdtemp(prefix=f"amc-rc-receiver-sitl{self.config.instance}-"))
+        self._workdir = workdir
+        self._runner_defaults = workdir / RUNNER_DEFAULTS_NAME
         self._runner_defaults.write_text(RUNNER_DEFAULTS, encoding="ascii")
         if self.config.link is SitlLink.SERIAL:
-            self._modem = NullModem(
-                self._workdir / "dev", baudrate=self.config.baudrate, tap=self._serial_tap
-            )
+            self._modem = NullModem(workdir / "dev", baudrate=self.config.baudrate, tap=self._serial_tap)
         self._note(
             _(
                 "SITL instance {instance}: MAVLink TCP {mavlink}, RC input UDP {rc}, JSON physics UDP {json}."
@@ -290,11 +227,7 @@ class SitlRunner:
                 json=self.ports.json,
             )
         )
-        supervisor = threading.Thread(target=self._supervise, name="sitl-supervisor", daemon=True)
-        self._supervisor = supervisor
-        with self._lock:
-            self._state = SitlState.STARTING
-        supervisor.start()
+        self._supervisor.start(workdir)
         return ""
 
     def _booted(self) -> bool:
@@ -321,232 +254,92 @@ class SitlRunner:
         sender = RcInputSender(self.transmitter, ("127.0.0.1", self.ports.rc_input))
         self._rc_sender = sender
         sender.start()
-        low_throttle = self.config.failsafe_mode is FailsafeMode.LOW_THROTTLE
         control = SitlControlLink(
             self.ports.control,
-            read_parameters=LOW_THROTTLE_PARAMETERS if low_throttle else (),
+            read_parameters=self._receiver.parameters_to_read,
             on_event=self._note,
-            on_parameter=self._parameter_read,
+            on_parameter=self._receiver.parameter_read,
         )
         self._control = control
-        self._apply_receiver()
+        self._receiver.attach(control)
         control.start()
 
     def stop(self) -> None:
-        """Stop SITL (SIGTERM, SIGKILL after a grace period) and every helper; idempotent."""
-        with self._lock:
-            if self._state is SitlState.STOPPED:
-                return
-            self._stop_event.set()
-            process = self._process
-        supervisor = self._supervisor
-        if supervisor is not None and supervisor is not threading.current_thread():
-            # The supervisor ends SITL itself: its own end would SIGKILL SITL at once (see
-            # _parent_death_signal) before SIGTERM had its chance.
-            supervisor.join(TERM_GRACE_S + KILL_WAIT_S + 1.0)
-        if process is not None:
-            _end_process_group(process)
+        """End every SITL process (SIGTERM, SIGKILL after a grace period) and every helper; idempotent."""
+        if self._supervisor.state is SitlState.STOPPED:
+            return
+        self._supervisor.stop()
         for reader in self._readers:
-            reader.join(2.0)
+            reader.join(READER_JOIN_S)
         if self._modem is not None:
             self._modem.close()
         for part in (self._control, self._rc_sender, self._relay, self._backend):
             if part is not None:
                 with contextlib.suppress(Exception):
                     part.stop()
-        with self._lock:
-            self._state = SitlState.STOPPED
         if self._workdir is not None:
             shutil.rmtree(self._workdir, ignore_errors=True)
         _RUNNERS.discard(self)
 
     def kill_sitl(self) -> int | None:
         """Kill the SITL process (as a crash would); the supervisor restarts it.  Returns its pid."""
-        with self._lock:
-            process = self._process
-        if process is None or process.poll() is not None:
-            return None
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        return process.pid
+        return self._supervisor.kill()
 
     # ---------------------------------------------------------------- the transmitter
     def set_transmitter_on(self, on: bool) -> str:
         """Switch the simulated transmitter; in *no pulses* mode also ``SIM_RC_FAIL`` 0/1."""
-        self.transmitter.set_on(on)
-        self._apply_receiver()
-        if on:
-            self._note(_("Transmitter on: RC pulses to UDP {port}.").format(port=self.ports.rc_input))
-        elif self.config.failsafe_mode is FailsafeMode.NO_PULSES:
-            self._note(_("Transmitter off: no RC pulses (SIM_RC_FAIL = 1)."))
-        else:
-            self._note(
-                _("Transmitter off: the receiver holds the throttle at {pwm} µs.").format(
-                    pwm=self.transmitter.low_throttle
-                )
-            )
+        self._receiver.set_transmitter_on(on)
         return ""
 
-    # ---------------------------------------------------------------- the receiver
-    def _receiver_delivering(self) -> bool:
-        """Whether the current SITL process's receiver delivers (the check's link to it opened)."""
-        with self._lock:
-            return self._receiver_generation == self._generation
+    # ---------------------------------------------------------------- the check's connection
+    def connect(
+        self, flight_controller: FlightControllerLike, *, baudrate: int = 115200, timeout: float = 5.0
+    ) -> str:
+        """Connect ``flight_controller`` to SITL once it has booted, for up to ``timeout`` s
+        (see `sitl.check_link`); its receiver starts delivering once the link is open."""
+        return connect_when_booted(
+            self,
+            flight_controller,
+            baudrate=baudrate,
+            timeout=timeout,
+            clock=self._clock,
+            opened=self._link_opened,
+        )
 
-    def _wanted_rc_fail(self) -> int:
-        """``SIM_RC_FAIL`` as the receiver should be now: silent until the check listens, and in
-        *no pulses* mode silent while the transmitter is off."""
-        if not self._receiver_delivering():
-            return 1
-        if self.config.failsafe_mode is FailsafeMode.NO_PULSES and not self.transmitter.on:
-            return 1
-        return 0
-
-    def _apply_receiver(self) -> None:
-        control = self._control
-        if control is not None:
-            control.set_sim_rc_fail(self._wanted_rc_fail())
-
-    def _start_receiver(self, generation: int) -> None:
-        """The check's link to SITL process ``generation`` is open: let its receiver deliver."""
+    def _link_opened(self, generation: int) -> None:
         modem = self._modem
         if modem is not None:
             # The check's hello (its first parameter read) must be through the cable before the
             # receiver is first decoded.
             modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S)
-        with self._lock:
-            if generation != self._generation or self._receiver_generation == generation:
-                return
-            self._receiver_generation = generation
-        self._note(_("The check's link is open: the receiver starts delivering RC."))
-        self._apply_receiver()
+        self._receiver.start_delivering(generation)
 
-    # ---------------------------------------------------------------- the check's connection
-    def connect(
-        self, flight_controller: _FlightControllerLike, *, baudrate: int = 115200, timeout: float = 5.0
-    ) -> str:
-        """Connect ``flight_controller`` to SITL once it has booted, for up to ``timeout`` s.
-
-        Interval requests SITL handles while still booting may be lost (see ``sitl.control``),
-        and the check asks for its streams as soon as it is connected; so it waits for the boot
-        to end (as long as the timeout allows), then retries while SITL's port is not open.
-        """
-        deadline = self._clock() + timeout
-        while True:
-            self._wait_booted(deadline)
-            generation = self.generation
-            remaining = deadline - self._clock()
-            error = flight_controller.connect(self.device, baudrate=baudrate, timeout=max(remaining, 0.5))
-            if not error:
-                self._start_receiver(generation)
-                return ""
-            with self._lock:
-                state, last_exit = self._state, self._last_exit
-            if state in (SitlState.EXITED, SitlState.STOPPED, SitlState.NOT_STARTED):
-                return _("ArduPilot SITL is not running ({reason}); see its console output.").format(
-                    reason=last_exit or state_text(state)
-                )
-            if self._clock() >= deadline or self._stop_event.wait(CONNECT_RETRY_S):
-                return error
-
-    def _wait_booted(self, deadline: float) -> None:
-        """Wait until the current SITL process has booted, SITL is gone, or ``deadline`` passes."""
-        control = self._control
-        if control is None:
-            return
-        while not control.wait_booted(self.generation, min(CONNECT_RETRY_S, deadline - self._clock())):
-            if self._clock() >= deadline or self._stop_event.is_set() or not self.running:
-                return
-
-    # ---------------------------------------------------------------- supervisor thread
-    def _supervise(self) -> None:
-        preexec = _parent_death_signal()
-        while not self._stop_event.is_set():
-            started_at = self._clock()
-            process = self._spawn(preexec)
-            if process is None:
-                break
-            while process.poll() is None and not self._stop_event.wait(0.1):
-                pass
-            if self._stop_event.is_set():
-                if _end_process_group(process):
-                    self._note(
-                        _("SITL did not end within {seconds:g} s of SIGTERM; it was killed.").format(
-                            seconds=TERM_GRACE_S
-                        )
-                    )
-                break
-            code = process.wait()
-            if self._modem is not None:
-                self._modem.unplug()  # the board's USB device is gone while it restarts
-            ran_for = self._clock() - started_at
-            with self._lock:
-                self._last_exit = describe_exit(code)
-            if not self.config.restart_when_exited or self._restarts >= MAX_RESTARTS:
-                self._note(_("SITL stopped ({reason}).").format(reason=describe_exit(code)))
-                break
-            if ran_for < MIN_RUN_BEFORE_RESTART_S and code >= 0:
-                self._note(
-                    _("SITL stopped {seconds:.1f} s after starting ({reason}); not restarting it.").format(
-                        seconds=ran_for, reason=describe_exit(code)
-                    )
-                )
-                break
-            self._note(_("SITL stopped ({reason}); restarting it.").format(reason=describe_exit(code)))
-            with self._lock:
-                self._state = SitlState.RESTARTING
-                self._restarts += 1
-            if self._stop_event.wait(RESTART_DELAY_S):
-                break
-        with self._lock:
-            if self._state is not SitlState.STOPPED:
-                self._state = SitlState.EXITED
-
-    def _spawn(self, preexec: Callable[[], None] | None) -> subprocess.Popen[bytes] | None:
+    # ---------------------------------------------------------------- supervisor hooks
+    def _next_command(self) -> list[str]:
         modem = self._modem
         if modem is not None and not modem.plugged:
             modem.plug(self._next_station_name)
             self._next_station_name = None
-        command = self.config.command(
-            modem.vehicle_path if modem is not None else None, self._runner_defaults
-        )
-        with self._lock:
-            if self._stop_event.is_set():
-                return None
-            try:
-                process = subprocess.Popen(
-                    command,
-                    cwd=self._workdir,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=preexec,  # noqa: PLW1509 - only prctl, see _parent_death_signal
-                )
-            except OSError as error:
-                self._last_exit = _("could not start: {error}").format(error=error.strerror or error)
-                self._note(_("SITL could not start: {error}").format(error=error.strerror or error))
-                return None
-            self._process = process
-            self._generation += 1
-            self._state = SitlState.RUNNING
-            control = self._control
-            if control is not None:
-                # Booted or not is a fact about one SITL process; the new one starts from
-                # scratch, with its receiver silent until the check is back.
-                control.reconnect(self._generation)
-                self._apply_receiver()
-        self._note(
-            _("Started SITL (process {pid}): {command}").format(pid=process.pid, command=" ".join(command))
-        )
-        assert process.stdout is not None
-        reader = threading.Thread(
-            target=self._read_console, args=(process.stdout,), name="sitl-console", daemon=True
-        )
+        return self.config.command(modem.vehicle_path if modem is not None else None, self._runner_defaults)
+
+    def _started(self, generation: int, group: ProcessGroup) -> None:
+        control = self._control
+        if control is not None:
+            # Booted or not is a fact about one SITL process; the new one starts from scratch,
+            # with its receiver silent until the check is back.
+            control.reconnect(generation)
+        self._receiver.apply()
+        stream = group.process.stdout
+        assert stream is not None
+        reader = threading.Thread(target=self._read_console, args=(stream,), name="sitl-console", daemon=True)
         self._readers = [thread for thread in self._readers if thread.is_alive()] + [reader]
         reader.start()
-        return process
 
+    def _exited(self) -> None:
+        if self._modem is not None:
+            self._modem.unplug()  # the board's USB device is gone while it restarts
+
+    # ---------------------------------------------------------------- the console
     def _read_console(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in bounded_lines(stream):
@@ -571,45 +364,5 @@ class SitlRunner:
                 ).format(port=self.ports.rc_input)
             )
 
-    # ---------------------------------------------------------------- notes and parameters
     def _note(self, text: str) -> None:
         self.console.append(text, from_sitl=False)
-
-    def _parameter_read(self, name: str, value: float) -> None:
-        if name == "FS_THR_VALUE":
-            low = low_throttle_pwm(value)
-            self.transmitter.configure_throttle(low_pwm=low, channel=self._throttle_channel())
-            self._note(
-                _("FS_THR_VALUE is {value:g}: low throttle will be {low} µs.").format(value=value, low=low)
-            )
-        elif name == "RCMAP_THROTTLE":
-            self.transmitter.configure_throttle(
-                low_pwm=self.transmitter.low_throttle, channel=self._throttle_channel(value)
-            )
-        elif name == "FS_THR_ENABLE" and round(value) == 0:
-            self._note(_("FS_THR_ENABLE is 0: a low throttle will not trigger an RC failsafe."))
-
-    def _throttle_channel(self, value: float | None = None) -> int:
-        if value is None:
-            control = self._control
-            value = None if control is None else control.parameters().get("RCMAP_THROTTLE")
-        channel = 3 if value is None else round(value)
-        return channel if 1 <= channel <= self.transmitter.channel_count else 3
-
-
-def _end_process_group(process: subprocess.Popen[bytes]) -> bool:
-    """SIGTERM to the group, SIGKILL after the grace period; True if SIGKILL was needed."""
-    if process.poll() is not None:
-        return False
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(TERM_GRACE_S)
-        return False
-    except subprocess.TimeoutExpired:
-        pass
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(KILL_WAIT_S)
-    return True

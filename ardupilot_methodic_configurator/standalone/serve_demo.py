@@ -27,6 +27,7 @@ from typing import TextIO
 
 from .. import _
 from ..demo.mavlink_link import LinkEndpoint, LinkEndpointError, LinkKind, parse_endpoint
+from ..demo.serial_link import NotASerialPortError
 from ..demo.system import DemoSystem
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.rc_receiver_firmware import VehicleFamily
@@ -163,7 +164,8 @@ class _Server:
                 )
                 + "\n"
             )
-            return EXIT_ERROR
+            # A path that names no serial port is a wrong command line, as a wrong scheme is.
+            return EXIT_USAGE if isinstance(error, NotASerialPortError) else EXIT_ERROR
         self._demo = demo
         demo.transmitter.play_script(stick_axes(VehicleFamily.COPTER))
         presses = _EnterPresses()

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 from pathlib import Path
@@ -107,5 +108,28 @@ def test_a_wrong_serve_demo_command_line_is_explained(tmp_path: Path, args: list
     try:
         assert process.wait() == 2
         assert message in process.stderr
+    finally:
+        process.end()
+
+
+@pytest.mark.parametrize("kind", ["/dev/null", "FIFO"])
+def test_serving_on_what_is_no_serial_port_is_a_usage_error_in_our_words(tmp_path: Path, kind: str) -> None:
+    """
+    GIVEN `--serve-demo` naming /dev/null, or a FIFO nobody reads (opening it to write would block)
+    WHEN run
+    THEN it exits 2 at once with our sentence and no traceback.
+    """
+    path = Path(kind)
+    if kind == "FIFO":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+    process = Process(serve_demo_command(str(path)), env=quiet_env(tmp_path))
+    try:
+        assert process.wait() == 2
+        assert process.stderr == (
+            f"Cannot serve on {path}: it is not a serial port; name a terminal device such as "
+            "/dev/ttyUSB0, or one end of a pseudo-terminal pair\n"
+        )
+        assert process.stdout == ""
     finally:
         process.end()

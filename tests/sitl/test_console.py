@@ -15,7 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.sitl.console import MAX_LINE_BYTES, ConsoleLog, JsonKeysWatch, bounded_lines
+from amc_rc_receiver.sitl.console import (
+    MAX_LINE_BYTES,
+    ConsoleLog,
+    JsonKeysWatch,
+    bounded_lines,
+    console_text,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -63,6 +69,38 @@ def test_the_log_keeps_only_the_newest_lines_and_cuts_long_ones() -> None:
     log.append("x" * 50)
     assert log.tail(1)[0].text == "x" * 9 + "…"
     assert [line.number for line in log.tail(2)] == [9, 10]
+
+
+def test_no_line_sitls_or_the_runners_can_start_another_or_steer_a_terminal() -> None:
+    """
+    GIVEN a SITL line and a runner note each holding line breaks, terminal escape sequences, C1
+    controls and Unicode line separators
+    WHEN they are logged
+    THEN each stays one line with every control character written out, and a tab stays a gap.
+    """
+    log = ConsoleLog()
+    log.append("boot\x1b[2J\x1b[31mRED\r\nSITL* forged\x9b\u2028x")
+    log.append("Started SITL (process 1): /tmp/a\nSITL| fake\x1b]0;title\x07", from_sitl=False)
+    log.append("\ttimestamp")
+
+    assert [line.text for line in log.tail(3)] == [
+        "boot\\x1b[2J\\x1b[31mRED\\r\\nSITL* forged\\x9b\\u2028x",
+        "Started SITL (process 1): /tmp/a\\nSITL| fake\\x1b]0;title\\x07",
+        "    timestamp",
+    ]
+
+
+@given(st.text(max_size=300), st.integers(2, 100))
+def test_console_text_is_one_bounded_line_of_printable_text(text: str, limit: int) -> None:
+    """GIVEN any text and bound WHEN made a console line THEN it holds no control character or line
+    separator and is at most ``limit`` characters; printable text within the bound is unchanged."""
+    shown = console_text(text, limit)
+
+    assert len(shown) <= limit
+    assert len(shown.splitlines()) <= 1
+    assert not any(ord(character) < 0x20 or 0x7F <= ord(character) < 0xA0 for character in shown)
+    if text.isprintable() and len(text) <= limit:
+        assert shown == text
 
 
 def test_a_build_without_the_json_rc_key_is_recognised_from_its_console() -> None:

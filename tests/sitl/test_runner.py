@@ -24,7 +24,7 @@ import pytest
 from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
 from amc_rc_receiver.sitl.config import SitlConfig, SitlPorts, SitlState, describe_exit
 from amc_rc_receiver.sitl.runner import SitlRunner
-from tests.support.sitl import free_instance, process_gone
+from tests.support.sitl import free_instance, process_gone, process_group_members
 from tests.support.udp import wait_for
 
 pytestmark = [
@@ -57,6 +57,43 @@ def stand_in(folder: Path, *, exit_at_once: bool = False) -> Path:
     )
     path.chmod(0o755)
     return path
+
+
+# A SITL whose process forks a child and exits while the child lives on (a wrapper script, a SITL
+# with a helper): both ignore SIGTERM, as a stalled SITL does.  Its first start kills itself, so
+# the runner starts it again; later starts fork and run on.  {first_exit} is how the first ends.
+FORKING_STAND_IN = """\
+#!{python}
+import os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = os.fork()
+if child == 0:
+    while True:
+        time.sleep(0.1)
+print(f"child {{child}} of {{os.getpid()}}", flush=True)
+if not os.path.exists("first-start-done"):  # in the runner's working folder, kept over restarts
+    open("first-start-done", "w").close()
+    {first_exit}
+while True:
+    time.sleep(0.1)
+"""
+
+
+def forking_stand_in(folder: Path, first_exit: str) -> Path:
+    path = folder / "arducopter"
+    path.write_text(FORKING_STAND_IN.format(python=sys.executable, first_exit=first_exit), encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def _children(runner: SitlRunner) -> dict[int, int]:
+    """Child pid -> the SITL process (group) that forked it, from the stand-in's console lines."""
+    found = {}
+    for line in runner.console.tail(100):
+        words = line.text.split()
+        if line.from_sitl and len(words) == 4 and words[0] == "child":
+            found[int(words[1])] = int(words[3])
+    return found
 
 
 def test_every_port_moves_by_ten_per_instance() -> None:
@@ -300,3 +337,76 @@ def test_a_restarted_sitl_boots_with_its_receiver_silent_again(tmp_path: Path) -
         assert control.wanted_rc_fail == 0
     finally:
         runner.stop()
+
+
+def test_what_a_sitl_leaves_running_when_it_exits_is_ended_before_its_restart_and_at_stop(
+    tmp_path: Path,
+) -> None:
+    """
+    GIVEN a SITL program that forks a child and is killed while the child lives on (both ignore
+    SIGTERM), and that on its restart forks again and runs on
+    WHEN the runner restarts it, and later stops
+    THEN the first start's child is ended (SIGKILL after the grace period) before the second start,
+         the runner says so, and after stop no process of either start's group is left in /proc.
+    """
+    binary = forking_stand_in(tmp_path, "os.kill(os.getpid(), signal.SIGKILL)")
+    runner = SitlRunner(SitlConfig(binary, instance=free_instance(38)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: len(_children(runner)) == 2, "the restarted stand-in's child", DEADLINE_S)
+        (first_child, first_group), (second_child, second_group) = _children(runner).items()
+        assert runner.generation == 2
+        assert process_gone(first_child)
+        assert process_group_members(first_group) == []
+        assert not process_gone(second_child)
+        texts = [line.text for line in runner.console.tail(100)]
+        assert "SITL exited and left processes of its own running; they were ended." in texts
+        assert "SITL stopped (killed by SIGKILL); restarting it." in texts
+    finally:
+        runner.stop()
+    assert process_gone(second_child)
+    assert process_gone(second_group)
+    assert process_group_members(first_group) == process_group_members(second_group) == []
+
+
+def test_a_sitl_that_forks_and_exits_at_once_leaves_nothing_running_though_not_restarted(
+    tmp_path: Path,
+) -> None:
+    """
+    GIVEN a SITL program that forks a child and exits with status 0 at once (so it is not started
+    again, and there is no running leader to end at stop)
+    WHEN the runner has given up on it, before anything is stopped
+    THEN its child has been ended already: only its group id reached it.
+    """
+    runner = SitlRunner(SitlConfig(forking_stand_in(tmp_path, "sys.exit(0)"), instance=free_instance(39)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.status().state is SitlState.EXITED, "the runner to give up", DEADLINE_S)
+        ((child, group),) = _children(runner).items()
+        assert process_gone(child)
+        assert process_group_members(group) == []
+        assert any("not restarting it" in line.text for line in runner.console.tail(20))
+    finally:
+        runner.stop()
+
+
+def test_a_sitl_path_with_a_line_break_and_an_escape_cannot_forge_a_console_line(tmp_path: Path) -> None:
+    """
+    GIVEN a SITL program in a folder whose name holds a line break, a forged runner-note prefix
+    and a terminal escape sequence (a path may hold any of them)
+    WHEN the runner starts it and notes the command line
+    THEN the note is one console line, with the line break and the escape written out.
+    """
+    folder = tmp_path / "sitl\nSITL* Transmitter off\x1b[2J"
+    folder.mkdir()
+    runner = SitlRunner(SitlConfig(stand_in(folder), instance=free_instance(40)))
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)
+    finally:
+        runner.stop()
+    notes = [line.text for line in runner.console.tail(100) if not line.from_sitl]
+    (started,) = [text for text in notes if text.startswith("Started SITL")]
+    assert "sitl\\nSITL* Transmitter off\\x1b[2J/arducopter --model" in started
+    assert not any(character in text for text in notes for character in "\n\r\x1b")
+    assert not any(text.startswith("SITL* ") for text in notes)

@@ -593,6 +593,46 @@ def test_serve_demo_explains_a_device_it_cannot_serve(device: str, code: int, me
     assert message in err.getvalue()
 
 
+@pytest.mark.skipif(os.name != "posix", reason="serial devices are served on Linux and macOS only")
+@pytest.mark.parametrize("kind", ["regular file", "/dev/null", "FIFO"])
+def test_serve_demo_refuses_what_is_no_serial_port_before_touching_it(tmp_path: Path, kind: str) -> None:
+    """
+    GIVEN a regular file with contents, /dev/null, or a FIFO with a reader waiting on it
+    WHEN serve_demo is asked to serve on that path
+    THEN it returns at once with 2 (a wrong command line) and our sentence, no traceback, and
+         nothing was written to the path.
+    """
+    reader: int | None = None
+    if kind == "regular file":
+        path = tmp_path / "notes.txt"
+        path.write_text("keep me\n", encoding="utf-8")
+    elif kind == "FIFO":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+        reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    else:
+        path = Path(kind)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        # On a thread, so that a serve_demo that waited on the FIFO fails this test instead of hanging it.
+        thread, result = _run_in_thread(lambda: serve_demo(str(path), out=out, err=err, stdin=io.StringIO()))
+        thread.join(DEADLINE_S)
+
+        assert result == [2]
+        assert err.getvalue() == (
+            f"Cannot serve on {path}: it is not a serial port; name a terminal device such as "
+            "/dev/ttyUSB0, or one end of a pseudo-terminal pair\n"
+        )
+        assert out.getvalue() == ""
+        if reader is not None:
+            assert os.read(reader, 100) == b""  # no writer ever came: end of file, nothing queued
+        if kind == "regular file":
+            assert path.read_text(encoding="utf-8") == "keep me\n"
+    finally:
+        if reader is not None:
+            os.close(reader)
+
+
 def test_serve_demo_reports_a_port_in_use_and_exits_1() -> None:
     """GIVEN a TCP port another program listens on WHEN serve_demo should serve it THEN exit 1 and why."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:

@@ -79,6 +79,19 @@ def sitl_processes(binary: Path, instance: int) -> list[int]:
     return pids
 
 
+def process_group_members(pgid: int) -> list[int]:
+    """Live processes (zombies are not counted) whose process group is ``pgid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or process_gone(int(entry.name)):
+            continue
+        # "pid (comm) state ppid pgrp ...": the name may hold ") ", so fields count from the last one.
+        fields = _read(entry.name, "stat").rpartition(")")[2].split()
+        if len(fields) > 2 and fields[2] == str(pgid):
+            found.append(int(entry.name))
+    return found
+
+
 def descendants(pid: int) -> list[int]:
     """Live processes whose ancestry leads to ``pid``."""
     table = running_processes()
