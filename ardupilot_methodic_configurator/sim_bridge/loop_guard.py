@@ -62,6 +62,9 @@ class Verdict(IntEnum):
     HELD = 3  # a further return of a loop already cut: hold it back
 
 
+_FORWARD = Verdict.FORWARD
+
+
 class ReturnGuard:
     """What one relay forwarded to its target recently, to tell when it comes back; not thread-safe.
 
@@ -99,19 +102,30 @@ class ReturnGuard:
 
     def admit(self, data: bytes, sender: Address, destination: Address, now: float) -> Verdict:
         """Whether ``data`` from ``sender``, about to be forwarded to ``destination``, came back."""
+        # The relay thread's per-datagram path: attributes read once, no call on a new datagram.
         key = hash(data)
-        entry = self._current.get(key)
+        current = self._current
+        entry = current.get(key)
         if entry is None:
             entry = self._previous.get(key)
-            if entry is not None:
-                # Still in use: keep it beyond the next change of generation.
-                self._current[key] = entry
-        if entry is None or now - entry[_LAST] > self._window:
-            self._remember(key, sender, now)
-            return Verdict.FORWARD
+            if entry is None:
+                if len(current) >= self._capacity or now - self._born > self._window:
+                    self._previous = current
+                    self._current = current = {}
+                    self._born = now
+                current[key] = [sender, now, 0]
+                return _FORWARD
+            # Still in use: keep it beyond the next change of generation.
+            current[key] = entry
+        if now - entry[_LAST] > self._window:
+            # Forgotten: the same bytes again, long after, are a new datagram from a new sender.
+            entry[_FIRST] = sender
+            entry[_LAST] = now
+            entry[_RETURNS] = 0
+            return _FORWARD
         entry[_LAST] = now
         if sender == entry[_FIRST] and sender != destination:
-            return Verdict.FORWARD
+            return _FORWARD
         return self._returned(entry, now)
 
     def _returned(self, entry: list[Any], now: float) -> Verdict:
@@ -124,10 +138,3 @@ class ReturnGuard:
             return Verdict.RETURNED
         self._hold_until = now + self._window
         return Verdict.CUT
-
-    def _remember(self, key: int, sender: Address, now: float) -> None:
-        if len(self._current) >= self._capacity or now - self._born > self._window:
-            self._previous = self._current
-            self._current = {}
-            self._born = now
-        self._current[key] = [sender, now, 0]
