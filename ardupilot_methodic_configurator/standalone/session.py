@@ -108,14 +108,13 @@ class CheckSession:
     def add_bridge(self, spec: BridgeSpec) -> str:
         """Start a relay for ``spec``; ``""`` on success or why it could not start.
 
-        A bridge that would close a circle with the bridges already running (by the addresses
-        they really listen on, ports chosen by the system included) is refused.
+        A bridge that would close a circle with the relays already running (the demo's and
+        SITL's included, by the addresses they really listen on, ports chosen by the system
+        included) is refused.
         """
-        with self._relays_lock:
-            running = [
-                ChainLink(relay.config.name, relay.listen_address, relay.target_address)
-                for relay in self._bridge_relays
-            ]
+        running = [
+            ChainLink(relay.config.name, relay.listen_address, relay.target_address) for relay in self.relays
+        ]
         circle = find_circle([*running, ChainLink(spec.name, spec.listen, spec.target)])
         if circle is not None:
             return circle_sentence(circle)
