@@ -42,7 +42,9 @@ from .relay_config import Address
 # moment on a loaded machine is still recognised; a loop whose round took longer would look like
 # a new datagram from a new first sender and go unnoticed.
 DEFAULT_WINDOW_S = 2.0
-# Returns of one datagram before it is held back: a loop goes round this often, and no more.
+# Returns of one datagram before it is held back: a coincidence (two senders of the same bytes)
+# would have to repeat this often within the window before anything is held, and a loop between
+# two relays stops after twice this many relayed datagrams.
 DEFAULT_RETURNS_TO_CUT = 8
 # Digests per generation (two are kept): far more than the datagrams a loop needs in flight.
 DEFAULT_CAPACITY = 4096
