@@ -67,6 +67,14 @@ def _bridge_argument(text: str) -> BridgeSpec:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _bridge_circle(specs: Sequence[BridgeSpec]) -> str:
+    """The refusal of bridges that would pass a datagram round between them for ever, or ``""``."""
+    from .sim_bridge.chains import ChainLink, circle_sentence, find_circle  # noqa: PLC0415
+
+    names = find_circle([ChainLink(spec.name, spec.listen, spec.target) for spec in specs])
+    return "" if names is None else circle_sentence(names)
+
+
 # A day: any wait a person or a script means; float("nan") and 1e400 are not numbers of seconds.
 MAX_SECONDS = 86_400
 
@@ -318,6 +326,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return run_serve_demo_command(args)
     if args.demo and args.device:
         print(_("Use either --demo or --device, not both."), file=sys.stderr)
+        return 2
+    circle = _bridge_circle(args.bridge)
+    if circle:
+        print(circle, file=sys.stderr)
         return 2
     if args.sitl is not None and (args.demo or args.device):
         print(_("--sitl runs its own vehicle: use it without --demo and --device."), file=sys.stderr)

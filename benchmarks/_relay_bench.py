@@ -9,8 +9,9 @@ difference of the medians and of the 99th percentiles.  For throughput a sender 
 40-byte SITL servo packets at 5,000/s for 2 s through the relay into a sink process that counts
 distinct sequence numbers, while a BridgeMonitor polls at 10 Hz in the main thread (the relay's
 thread does the counting and header checks after forwarding; the monitor copies the tallies and
-decodes only the newest frame, within its time budget).  Only figures are printed; nothing passes
-or fails.
+decodes only the newest frame, within its time budget).  Last, the loop guard's own CPU time per
+datagram, which the relay's thread spends before forwarding.  Only figures are printed; nothing
+passes or fails.
 
 Run: .venv/bin/python benchmarks/_relay_bench.py
 """
@@ -24,6 +25,7 @@ import struct
 import time
 from multiprocessing.connection import Connection
 
+from amc_rc_receiver.sim_bridge.loop_guard import ReturnGuard
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
@@ -35,6 +37,7 @@ RATE_PER_S = 5000
 DURATION_S = 2.0
 TARGET_ADDED_MEDIAN_US = 200.0
 POLL_INTERVAL_S = 0.1
+GUARD_DATAGRAMS = 200_000
 _STOP = b"__stop__"
 _SERVO = struct.Struct("<HHI16H")
 
@@ -197,9 +200,25 @@ def _throughput() -> list[str]:
     ]
 
 
+def _guard_cost() -> list[str]:
+    """CPU time the loop guard adds per forwarded datagram, distinct and repeated (sim_bridge.loop_guard)."""
+    sender, target = (LOOPBACK, 40000), (LOOPBACK, 9002)
+    distinct = [_SERVO.pack(18458, 400, count, *([1500] * 16)) for count in range(GUARD_DATAGRAMS)]
+    repeated = [distinct[0]] * GUARD_DATAGRAMS
+    lines = ["loop guard (sim_bridge.loop_guard.ReturnGuard.admit), CPU time per 40-byte datagram:"]
+    for what, datagrams in (("distinct (SITL frames)", distinct), ("repeated (RflySim SIL)", repeated)):
+        guard = ReturnGuard()
+        start = time.thread_time_ns()
+        for index, data in enumerate(datagrams):
+            guard.admit(bytes(data), sender, target, index * 0.0025)
+        cost = (time.thread_time_ns() - start) / len(datagrams)
+        lines.append(f"  {what:24} {cost:8.0f} ns  (bytes copy included, as recvfrom gives a new object)")
+    return lines
+
+
 def run_relay_benchmarks() -> list[str]:
     """Measure the relay's added latency and paced throughput; return the report lines."""
-    return _latency() + _throughput()
+    return _latency() + _throughput() + _guard_cost()
 
 
 if __name__ == "__main__":

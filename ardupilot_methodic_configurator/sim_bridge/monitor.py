@@ -191,6 +191,7 @@ class _LinkState:
             dropped_captures=counters.dropped_captures,
             relay_errors=self._relay_errors(counters),
             running=relay.running,
+            loop=counters.loop,
         )
 
     def _relay_errors(self, counters: RelayCounters) -> tuple[tuple[str, int], ...]:

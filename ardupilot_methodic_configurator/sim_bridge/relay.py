@@ -12,6 +12,9 @@ Each datagram is forwarded first.  Only then does the thread spend its O(1) book
 (``relay_counters``): header-level checks, exact tallies per direction, and a copy in the capture
 ring, which is bounded in records and bytes and feeds the monitor the frames it shows.  The
 configuration is ``relay_config``, the choice of interfaces ``relay_addresses``.
+Before forwarding to the target, ``loop_guard`` tells whether the datagram is one the relay
+forwarded a moment ago coming back (two relays feeding each other, a simulator echoing to the
+listen port); a loop is held back after a few rounds, never the same bytes from their first sender.
 Like a SITL physics back end, the relay learns the return peer from the first datagram that looks
 valid for the link's protocol; a datagram from any other address is counted as an unexpected
 sender and then dropped: never forwarded, never checked, never recorded, so a flood from a
@@ -31,6 +34,7 @@ from collections.abc import Callable
 from .. import _
 from ..net.services import ThreadedService, bind_udp, local_address
 from .capture_ring import CaptureRecord
+from .loop_guard import ReturnGuard, Verdict
 from .protocols.table import is_valid_peer_packet
 from .relay_addresses import family_for, format_address, outbound_host, resolve
 from .relay_config import Address, RelayConfig, RelayError
@@ -72,6 +76,8 @@ class UdpRelay(ThreadedService):
         self._book = RelayBook(config)
         self._peer: Address | None = None
         self._peer_last_seen = 0.0
+        # What was forwarded to the target lately, to recognise it coming back to the listen socket.
+        self._returns = ReturnGuard()
         self._allowed = None if config.allowed_peers is None else frozenset(config.allowed_peers)
         self._listen_sock: socket.socket | None = None
         self._target_sock: socket.socket | None = None
@@ -307,11 +313,16 @@ class UdpRelay(ThreadedService):
                 if peer is not None:
                     self._book.count_peer_change()
                 self._peer = peer = source
+                self._returns.forget()
         if peer == source:
             self._peer_last_seen = now
         forwarded = False
-        if self._target is not None and self._target_sock is not None:
-            forwarded = self._send(self._target_sock, data, self._target)
+        target = self._target
+        if target is not None and self._target_sock is not None:
+            verdict = self._returns.admit(data, source, target, now)
+            if verdict and self._came_back(verdict, now, source, target, len(data)):
+                return
+            forwarded = self._send(self._target_sock, data, target)
         # Frame and sequence bookkeeping follows the traffic the relay passes on, so a stray
         # sender's counter cannot fake gaps or resets; a listen-only tap passes nothing on.
         self._book.account(
@@ -322,6 +333,18 @@ class UdpRelay(ThreadedService):
             forwarded=forwarded,
             track=forwarded or self._target is None,
         )
+
+    def _came_back(self, verdict: Verdict, now: float, source: Address, target: Address, size: int) -> bool:
+        """Count a datagram that came back to the relay; True when its loop is cut (not forwarded)."""
+        self._book.count_return(
+            verdict,
+            now,
+            source,
+            size,
+            came_back_from=format_address(source) or "",
+            sent_to=format_address(target) or "",
+        )
+        return verdict >= Verdict.CUT
 
     def _is_own_outbound(self, source: Address) -> bool:
         own = self._own_outbound

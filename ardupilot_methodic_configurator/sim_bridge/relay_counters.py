@@ -16,10 +16,11 @@ import threading
 from dataclasses import dataclass, field
 
 from .capture_ring import CaptureRecord, CaptureRing
+from .loop_guard import Verdict
 from .protocols.table import triage
 from .protocols.triage import Triage
 from .relay_config import Address, RelayConfig
-from .snapshot import Direction
+from .snapshot import Direction, LoopCounts
 from .traffic import DirectionTally, DirectionTraffic
 
 # Stable reason keys for RelayCounters.errors.
@@ -46,6 +47,7 @@ class RelayCounters:
     truncated_captures: int = 0
     # (reason key, count), most frequent first; keys are the REASON_* constants.
     errors: tuple[tuple[str, int], ...] = ()
+    loop: LoopCounts = field(default_factory=LoopCounts)
 
     def forwarded(self, direction: Direction) -> int:
         return self.forwarded_from_peer if direction is Direction.FROM_PEER else self.forwarded_from_target
@@ -76,6 +78,8 @@ class RelayBook:
         self._ring = CaptureRing(config.ring_size, config.ring_bytes)
         self._lock = threading.Lock()
         self._counters = _MutableCounters()
+        # Replaced whole on each return, which is rare: a loop goes round a few times, then stops.
+        self._loop = LoopCounts()
         self._tallies = {
             direction: DirectionTally(direction, config.rate_window_s) for direction in Direction
         }
@@ -111,6 +115,7 @@ class RelayBook:
                 dropped_captures=self._ring.dropped,
                 truncated_captures=c.truncated_captures,
                 errors=errors,
+                loop=self._loop,
             )
 
     # ---------------------------------------------------------------- the forwarding thread
@@ -126,6 +131,24 @@ class RelayBook:
     def count_reply_without_peer(self) -> None:
         with self._lock:
             self._counters.replies_without_peer += 1
+
+    def count_return(
+        self, verdict: Verdict, now: float, source: Address, size: int, *, came_back_from: str, sent_to: str
+    ) -> None:
+        """Count a datagram that came back to the relay; one held back is counted as received too."""
+        held = verdict >= Verdict.CUT
+        with self._lock:
+            loop = self._loop
+            self._loop = LoopCounts(
+                returned=loop.returned + 1,
+                held_back=loop.held_back + held,
+                loops_cut=loop.loops_cut + (verdict is Verdict.CUT),
+                came_back_from=came_back_from if held else loop.came_back_from,
+                sent_to=sent_to if held else loop.sent_to,
+            )
+            if held:
+                self._counters.received_from_peer += 1
+                self._tallies[Direction.FROM_PEER].see(now, size, source)
 
     def count_only(
         self, direction: Direction, now: float, source: Address, size: int, *, unexpected: bool

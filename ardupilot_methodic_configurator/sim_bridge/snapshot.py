@@ -91,6 +91,23 @@ class OrderCounts:
 
 
 @dataclass(frozen=True)
+class LoopCounts:
+    """Datagrams a relay forwarded to its target that came back to its listen socket (a loop).
+
+    ``returned`` counts every return recognised (``sim_bridge.loop_guard``), ``held_back`` those
+    not forwarded because their loop was cut, ``loops_cut`` how often a loop was cut.  The last
+    cut loop is named by where its datagrams came back from and the target they had been
+    forwarded to (``host:port``).
+    """
+
+    returned: int = 0
+    held_back: int = 0
+    loops_cut: int = 0
+    came_back_from: str | None = None
+    sent_to: str | None = None
+
+
+@dataclass(frozen=True)
 class DirectionSnapshot:
     """Counters for one direction of one link."""
 
@@ -136,6 +153,7 @@ class LinkSnapshot:
     # (reason key, count) pairs, most frequent first: e.g. ICMP port unreachable, oversize.
     relay_errors: tuple[tuple[str, int], ...] = ()
     running: bool = True
+    loop: LoopCounts = LoopCounts()
 
 
 @dataclass(frozen=True)

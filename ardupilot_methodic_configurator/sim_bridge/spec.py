@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import _
 from ..net.host_port import HostPortError, HostPortProblem, format_host_port, parse_host_port
+from .chains import reaches
 from .protocols.table import NAMES
 
 
@@ -74,15 +75,22 @@ def _listen_host(host: str, text: str) -> str:
 Resolver = Callable[..., list[tuple[Any, ...]]]
 
 
-def _resolved_target(address: tuple[str, int], text: str, resolve: Resolver) -> tuple[str, int]:
-    """A target host name is resolved once, here, so a typo is reported before anything starts."""
+def _resolved_target(
+    address: tuple[str, int], text: str, resolve: Resolver, family: socket.AddressFamily
+) -> tuple[str, int]:
+    """A target host name is resolved once, here, so a typo is reported before anything starts.
+
+    It is resolved in the listen address's family, the one the relay sends from: ``localhost``
+    then means 127.0.0.1 for a relay on 127.0.0.1 wherever the system lists ::1 first, so the
+    circle check (``chains``) compares the address the relay will really send to.
+    """
     host, port = address
     try:
         return str(ipaddress.ip_address(host)), port
     except ValueError:
         pass
     try:
-        infos = resolve(host, port, type=socket.SOCK_DGRAM)
+        infos = resolve(host, port, family=family, type=socket.SOCK_DGRAM)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
         raise BridgeSpecError(
@@ -114,8 +122,9 @@ def parse_bridge_spec(text: str, resolve: Resolver = socket.getaddrinfo) -> Brid
     if target is not None and target[1] == 0:
         raise BridgeSpecError(_("The target port must not be 0."))
     if target is not None:
-        target = _resolved_target(target, parts[2], resolve)
-        if _reaches_itself(listen, target):
+        family = socket.AF_INET6 if ":" in listen[0] else socket.AF_INET
+        target = _resolved_target(target, parts[2], resolve, family)
+        if reaches(target, listen):
             raise BridgeSpecError(
                 _(
                     "The bridge {text!r} would send to itself: its target is its own listen "
@@ -123,23 +132,3 @@ def parse_bridge_spec(text: str, resolve: Resolver = socket.getaddrinfo) -> Brid
                 ).format(text=text)
             )
     return BridgeSpec(protocol, listen, target)
-
-
-def _reaches_itself(listen: tuple[str, int], target: tuple[str, int]) -> bool:
-    """Whether what the relay sends to ``target`` would arrive at its own listen socket."""
-    if listen[1] != target[1]:
-        return False
-    if ipaddress.ip_address(listen[0]).is_unspecified:
-        # Listening on every interface: any address of this machine on that port is the relay.
-        return ipaddress.ip_address(target[0]).is_loopback or _is_local(target[0])
-    return ipaddress.ip_address(listen[0]) == ipaddress.ip_address(target[0])
-
-
-def _is_local(host: str) -> bool:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.bind((host, 0))
-        except OSError:
-            return False
-    return True

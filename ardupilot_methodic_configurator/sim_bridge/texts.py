@@ -38,6 +38,7 @@ from .snapshot import (
     FieldValue,
     FrameField,
     FrameSummary,
+    LoopCounts,
 )
 from .traffic import REASON_OTHER
 
@@ -91,6 +92,15 @@ def count_parts(pairs: tuple[tuple[str, int], ...]) -> list[str]:
 
 def counts_text(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(count_parts(pairs))
+
+
+def loop_text(loop: LoopCounts) -> str:
+    """What a link says of the loop it cut, naming where the datagrams came back from; "" if none."""
+    if not loop.loops_cut:
+        return ""
+    return _("loop cut: what it sent to {target} came back from {sender}; held back: {held}").format(
+        target=loop.sent_to, sender=loop.came_back_from, held=loop.held_back
+    )
 
 
 _FIELD_LABELS: dict[str, Callable[[], str]] = {

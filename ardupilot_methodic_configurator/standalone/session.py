@@ -31,6 +31,7 @@ from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
 from ..plugins.rc_receiver_check import StickHold
 from ..plugins.rc_receiver_snapshot import RCReceiverState
+from ..sim_bridge.chains import ChainLink, circle_sentence, find_circle
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
 from ..sim_bridge.relay_config import RelayConfig, RelayError
@@ -105,7 +106,18 @@ class CheckSession:
         return notices
 
     def add_bridge(self, spec: BridgeSpec) -> str:
-        """Start a relay for ``spec``; ``""`` on success or why it could not start."""
+        """Start a relay for ``spec``; ``""`` on success or why it could not start.
+
+        A bridge that would close a circle with the relays already running (the demo's and
+        SITL's included, by the addresses they really listen on, ports chosen by the system
+        included) is refused.
+        """
+        running = [
+            ChainLink(relay.config.name, relay.listen_address, relay.target_address) for relay in self.relays
+        ]
+        circle = find_circle([*running, ChainLink(spec.name, spec.listen, spec.target)])
+        if circle is not None:
+            return circle_sentence(circle)
         relay = UdpRelay(
             RelayConfig(
                 name=spec.name,

@@ -350,7 +350,8 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(name:
     vehicle correct through SITL's RC input while the live channels move, RC failsafe turns active
     after the transmitter goes off, the check names how the receiver made it happen (it stopped,
     or sent a low throttle, with the value that came through SITL), recovery is observed after it
-    comes back, the run ends at its verdict with exit code 0 and no process is left."""
+    comes back, the run ends at its verdict with exit code 0, the relay on SITL's JSON link never
+    took SITL's traffic for a loop, and no process is left."""
     spec = ACCEPTANCE[name]
     sitl_binary(spec.binary)
     instance = free_instance(spec.instance)
@@ -403,6 +404,9 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(name:
         low = int(re.search(r"low throttle will be (\d+) µs", out).group(1))  # type: ignore[union-attr]
         assert f"with throttle {low} µs" in out, out
         assert "SIM_RC_FAIL" not in while_off
+    # Real SITL JSON through the program's own relay, resends included, is never taken for a loop.
+    assert f"bridge SITL JSON (instance {instance}) [ardupilot-json]" in out, out
+    assert "loop cut" not in out, out
     assert_nothing_left(SITL_DIR / spec.binary, instance)
 
 

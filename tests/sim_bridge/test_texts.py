@@ -11,8 +11,8 @@ from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, rflysim, xrp
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import ServoPacket
 from amc_rc_receiver.sim_bridge.protocols.triage import REASON_DECODER_FAULT
 from amc_rc_receiver.sim_bridge.relay_counters import REASON_PORT_UNREACHABLE
-from amc_rc_receiver.sim_bridge.snapshot import REASON_NO_PEER, FrameSummary
-from amc_rc_receiver.sim_bridge.texts import counts_text, frame_text, frame_warnings, reason_label
+from amc_rc_receiver.sim_bridge.snapshot import REASON_NO_PEER, FrameSummary, LoopCounts
+from amc_rc_receiver.sim_bridge.texts import counts_text, frame_text, frame_warnings, loop_text, reason_label
 
 pytestmark = pytest.mark.pure
 
@@ -97,3 +97,14 @@ def test_rflysim_frames_name_their_copter_and_an_undecoded_kind_says_why() -> No
 def test_a_field_nobody_knows_is_shown_by_its_key_and_value() -> None:
     """GIVEN a summary with a field key the views do not know WHEN worded THEN key=value is shown."""
     assert frame_text(FrameSummary("future", (("speed", 3),))) == "future: speed=3"
+
+
+def test_a_cut_loop_reads_as_where_its_datagrams_went_and_came_back_from() -> None:
+    """GIVEN the loop counts of a link WHEN worded THEN nothing is said before a loop was cut
+    (returns alone are not a loop yet), and a cut loop names both addresses and the held datagrams."""
+    assert loop_text(LoopCounts()) == ""
+    assert loop_text(LoopCounts(returned=3)) == ""
+    cut = LoopCounts(
+        returned=8, held_back=2, loops_cut=1, came_back_from="127.0.0.1:5", sent_to="127.0.0.1:9"
+    )
+    assert loop_text(cut) == "loop cut: what it sent to 127.0.0.1:9 came back from 127.0.0.1:5; held back: 2"

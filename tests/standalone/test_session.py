@@ -17,7 +17,7 @@ from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.snapshot import FrameField
 from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
 from amc_rc_receiver.standalone.session import CheckSession
-from tests.support.udp import DEADLINE_S, udp_socket, wait_for
+from tests.support.udp import DEADLINE_S, free_udp_port, udp_socket, wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -236,5 +236,29 @@ def test_a_bridge_beyond_the_loopback_is_announced_once(monkeypatch: pytest.Monk
         assert f"127.0.0.2:{relay.listen_address[1]}" in notice
         assert "other computers on the network can reach it" in notice
         assert session.take_notices() == []
+    finally:
+        session.close()
+
+
+def test_a_bridge_that_closes_a_circle_with_a_running_one_is_refused_naming_both() -> None:
+    """GIVEN a running bridge on a port the system chose, sending to port P
+    WHEN a second bridge would listen on P and send to the port the first one got
+    THEN it is refused before it opens a socket, with a sentence naming both bridges, and a
+    bridge that only extends the chain is started."""
+    session = CheckSession()
+    port = free_udp_port()
+    try:
+        assert session.add_bridge(parse_bridge_spec(f"ardupilot-json,127.0.0.1:0,127.0.0.1:{port}")) == ""
+        (first,) = session.relays
+        closing = parse_bridge_spec(f"ardupilot-json,127.0.0.1:{port},127.0.0.1:{first.listen_address[1]}")
+
+        error = session.add_bridge(closing)
+
+        assert first.config.name in error
+        assert closing.name in error
+        assert "circle" in error
+        assert session.relays == (first,)
+        assert session.add_bridge(parse_bridge_spec(f"ardupilot-json,127.0.0.1:{port},127.0.0.1:9")) == ""
+        assert len(session.relays) == 2
     finally:
         session.close()

@@ -55,3 +55,11 @@ def wait_for(condition: Callable[[], bool], what: str, deadline_s: float = DEADL
         if time.monotonic() > end:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.005)
+
+
+def free_udp_port() -> int:
+    """A loopback UDP port no socket is bound to right now, for a test that must name a port
+    before the socket that takes it exists (the caller must cope with losing a race)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])

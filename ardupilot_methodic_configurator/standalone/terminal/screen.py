@@ -27,7 +27,7 @@ from ...sim_bridge.snapshot import (
     DirectionSnapshot,
     LinkSnapshot,
 )
-from ...sim_bridge.texts import counts_text
+from ...sim_bridge.texts import counts_text, loop_text
 from .check import describe_check_events, format_check_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
@@ -135,8 +135,12 @@ def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
 
 
 def _link_problems(link: LinkSnapshot) -> list[str]:
-    """The link-level problems the window shows in the link row: relay errors, drops, strangers."""
+    """The link-level problems the window shows in the link row: a loop cut, relay errors, drops,
+    strangers."""
     problems = []
+    loop = loop_text(link.loop)
+    if loop:
+        problems.append(loop)
     if link.relay_errors:
         problems.append(_("relay: {errors}").format(errors=counts_text(link.relay_errors)))
     if link.dropped_captures:
@@ -206,6 +210,16 @@ def describe_events(previous: RCReceiverState | None, state: RCReceiverState) ->
     return events
 
 
+def describe_bridge_events(previous: BridgeSnapshot | None, bridge: BridgeSnapshot) -> list[str]:
+    """An event line for every link that has cut a loop since ``previous``."""
+    before = {link.name: link.loop.loops_cut for link in previous.links} if previous is not None else {}
+    return [
+        _("Bridge {name}: {loop}").format(name=link.name, loop=loop_text(link.loop))
+        for link in bridge.links
+        if link.loop.loops_cut > before.get(link.name, 0)
+    ]
+
+
 class TextFrontEnd:
     """Writes snapshots to a stream, either as a live screen or as a log."""
 
@@ -226,6 +240,7 @@ class TextFrontEnd:
         # when a reconnection starts a fresh test.
         self._start = clock()
         self._previous: RCReceiverState | None = None
+        self._previous_bridge: BridgeSnapshot | None = None
         self._last_status_at: float | None = None
 
     def render(self, state: RCReceiverState, bridge: BridgeSnapshot | None = None) -> None:
@@ -249,7 +264,11 @@ class TextFrontEnd:
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
         elapsed = max(0.0, now - self._start)
-        for event in describe_events(self._previous, state) + describe_check_events(self._previous, state):
+        events = describe_events(self._previous, state) + describe_check_events(self._previous, state)
+        if bridge is not None:
+            events += describe_bridge_events(self._previous_bridge, bridge)
+            self._previous_bridge = bridge
+        for event in events:
             self._out.write(f"[{elapsed:6.1f} s] * {event}\n")
         if self._last_status_at is None or now - self._last_status_at >= self._status_interval_s:
             self._last_status_at = now

@@ -8,23 +8,16 @@ formatted text changes, so a busy bridge costs a few string comparisons per tick
 timer polls the monitor while the panel is active; while collapsed the latest snapshot is only
 kept, and drawn when the panel opens again.
 
-What each row and cell says, and how a cell shortens to fit its column, is
-``bridge_panel_rows``; this module is the widget: the tree, its timer, its layout.
+What each row and cell says is ``bridge_panel_rows``, how the width is shared among the
+columns and what a cell shows of its text ``bridge_panel_columns``; this module is the widget:
+the tree, its timer, rendering rows in place, and the lines above and below the tree.
 The panel is a strip along the bottom of the window, as tall as its rows (at most
-``MAX_TREE_ROWS``, then it scrolls) and as wide as the window, and it never scrolls sideways: every
-column is at least as wide as its heading, the columns are shown in order of importance (packets/s,
-then decode errors with their reasons, ...) as far as their headings fit, and what is left of the
-width goes to them in that order, up to the widest text each has shown.  A cell that still does
-not fit shows its whole words (or its whole reasons, saying how many more there are) and the
-selected row is spelled out in full below the tree.  The summary, status and details lines wrap
-at the panel's width, never narrower than their longest word, so Tk never has to break a word.
-Collapsed, the panel is its header line alone; the window collapses it while it shows only the
-program's own link and the person's toggle overrides that for the rest of the session.
-
-Why this module is long: it is one widget.  Rendering, resizing and wrapping share the same
-caches (the rows' full and fitted texts, measured widths, each label's room and wrap length)
-and the same rule that nothing reaches Tk unless it changed; split apart, each half would have
-to reach into the other's state on every tick.  What the cells say is already elsewhere.
+``MAX_TREE_ROWS``, then it scrolls) and as wide as the window, and it never scrolls sideways; a
+cell that does not fit is shortened and the selected row is spelled out in full below the tree.
+The summary, status and details lines wrap at the panel's width, never narrower than their
+longest word, so Tk never has to break a word.  Collapsed, the panel is its header line alone;
+the window collapses it while it shows only the program's own link and the person's toggle
+overrides that for the rest of the session.
 """
 
 from __future__ import annotations
@@ -38,20 +31,20 @@ from typing import Protocol
 
 from ... import _
 from ...plugins.rc_receiver_tk_keys import BUTTON_STYLE, select_on_focus
-from ...plugins.rc_receiver_tk_text import TextMeasure, fit_words
+from ...plugins.rc_receiver_tk_text import TextMeasure
 from ...plugins.rc_receiver_tk_widgets import TickTimer, grid_with_scrollbars
 from ...sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,
     LinkSnapshot,
 )
+from .bridge_panel_columns import CELL_PADDING, INDENT, TREE_COLUMN, ColumnWidths
 from .bridge_panel_rows import (
     COLUMNS,
     column_headings,
     direction_item_id,
     direction_label,
     direction_values,
-    fit,
     link_item_id,
     link_values,
     summary_text,
@@ -59,36 +52,7 @@ from .bridge_panel_rows import (
 
 DEFAULT_TICK_MS = 250
 MAX_TREE_ROWS = 8
-TREE_COLUMN = "#0"
-
-# Who gets the width first (the columns are in order of importance, the link's name after the
-# two main figures), and the columns whose texts are shown whole even if the least important
-# columns must leave the tree for them (the details line below still has those).
-_IMPORTANCE = (*COLUMNS[:2], TREE_COLUMN, *COLUMNS[2:])
-_WHOLE = frozenset(_IMPORTANCE[:3])
-# The widest each column grows to, however long its texts: the rest of the width goes further right.
-_COLUMN_CAPS = {
-    TREE_COLUMN: 240,
-    "packets_per_s": 100,
-    "decode_errors": 360,
-    "age": 120,
-    "bytes_per_s": 110,
-    "protocol": 240,
-    "endpoints": 440,
-    "sequence": 280,
-    "senders": 200,
-    "last_frame": 520,
-    "warnings": 360,
-}
-# Treeview cells pad their text on both sides; a text must fit inside that.
-_CELL_PADDING = 10
-# A row's text in the tree column starts after its open/close indicator, and a direction row's
-# one indent further; the indent is kept small, since the tree column is narrow.
-_INDICATOR = 18
-_INDENT = 12
 _TREE_STYLE = "BridgePanel.Treeview"
-# The tree's border, on both sides, is part of its width but shows no cells.
-_TREE_BORDERS = 4
 _MIN_WRAP = 80
 _MEASURE_CACHE = 2048
 _LABEL_MARGIN = 12
@@ -150,12 +114,6 @@ class BridgePanel(ttk.Frame):
         self._relayout_pending: str | None = None
         self._widths: dict[tuple[str, str], int] = {}
         self._label_fonts: dict[ttk.Label, tkfont.Font] = {}
-        # Per column: the heading's width (never less), the widest text it has shown and that
-        # text's length (a text no longer than it is not measured), and the columns shown.
-        self._minimum: dict[str, int] = {}
-        self._natural: dict[str, int] = {}
-        self._seen_length: dict[str, int] = {}
-        self._shown_columns: tuple[str, ...] = COLUMNS
         # The person's own choice of collapsed or expanded, which outranks the window's default.
         self._user_choice: bool | None = None
         # Per wrapping label: the room it had at the last relayout, and the wrap length it has.
@@ -178,21 +136,21 @@ class BridgePanel(ttk.Frame):
         self.status = ttk.Label(self.body, text="", foreground="#c62828", justify=tk.LEFT)
         tree_frame = ttk.Frame(self.body)
         tree_frame.pack(fill=tk.BOTH, expand=True)
-        ttk.Style(self).configure(_TREE_STYLE, indent=_INDENT)
+        ttk.Style(self).configure(_TREE_STYLE, indent=INDENT)
         self.tree = ttk.Treeview(
             tree_frame, columns=COLUMNS, height=1, selectmode=tk.BROWSE, style=_TREE_STYLE
         )
         self._font = _tree_font(self.tree)
         headings = TextMeasure.of(self.tree, "Heading")
+        # Every column is at least as wide as its heading.
+        minimum = {TREE_COLUMN: headings(_("Link / direction")) + CELL_PADDING}
         self.tree.heading(TREE_COLUMN, text=_("Link / direction"), anchor=tk.W)
-        self._minimum[TREE_COLUMN] = headings(_("Link / direction")) + _CELL_PADDING
         for column, heading in column_headings().items():
             self.tree.heading(column, text=heading, anchor=tk.W)
-            self._minimum[column] = headings(heading) + _CELL_PADDING
-        for column in (TREE_COLUMN, *COLUMNS):
-            width = self._minimum[column]
+            minimum[column] = headings(heading) + CELL_PADDING
+        for column, width in minimum.items():
             self.tree.column(column, width=width, minwidth=width, stretch=False)
-            self._natural[column] = width
+        self._columns = ColumnWidths(minimum)
         grid_with_scrollbars(tree_frame, self.tree, horizontal=False)
         select_on_focus(self.tree)
         # Cells may be shortened; the selected row is spelled out in full here.
@@ -365,7 +323,7 @@ class BridgePanel(ttk.Frame):
         if previous == row:
             return False
         self._rows[item_id] = row
-        if self._note_widths(row, child=bool(parent_id)):
+        if self._columns.note(row, child=bool(parent_id), measure=self._measure):
             self._schedule_relayout()
         shown = self._fitted(row, child=bool(parent_id))
         if previous is None:
@@ -390,41 +348,14 @@ class BridgePanel(ttk.Frame):
             width = self._widths[key] = int(font.measure(text))
         return width
 
-    def _note_widths(self, row: tuple[str, tuple[str, ...]], *, child: bool) -> bool:
-        """Grow the columns' natural widths to this row's texts; True if one grew.
-
-        Only a text longer than any the column has shown is measured, so the figures that change
-        every tick cost a length comparison.
-        """
-        text, values = row
-        grew = False
-        offset = _INDICATOR + (_INDENT if child else 0) + _CELL_PADDING
-        cells = [(TREE_COLUMN, text, offset)]
-        cells += [(column, value, _CELL_PADDING) for column, value in zip(COLUMNS, values, strict=True)]
-        for column, value, extra in cells:
-            if len(value) <= self._seen_length.get(column, 0):
-                continue
-            self._seen_length[column] = len(value)
-            natural = min(_COLUMN_CAPS[column], self._measure(value) + extra)
-            if natural > self._natural[column]:
-                self._natural[column] = natural
-                grew = True
-        return grew
-
     def _fitted(self, row: tuple[str, tuple[str, ...]], *, child: bool) -> tuple[str, tuple[str, ...]]:
-        """What the tree shows of a row: cells cut, by whole words or reasons, to their column."""
+        """What the tree shows of a row: its full text until Tk has laid the tree out."""
         if self._visible_width is None:
             return row
-        text, values = row
-        fitted = tuple(
-            fit(value, int(self.tree.column(column, "width")) - _CELL_PADDING, self._measure)
-            if column in self._shown_columns
-            else value
-            for column, value in zip(COLUMNS, values, strict=True)
-        )
-        offset = _INDICATOR + (_INDENT if child else 0)
-        names = int(self.tree.column(TREE_COLUMN, "width")) - offset - _CELL_PADDING
-        return fit_words(text, names, self._measure), fitted
+        return self._columns.fitted(row, child=child, width_of=self._column_width, measure=self._measure)
+
+    def _column_width(self, column: str) -> int:
+        return int(self.tree.column(column, "width"))
 
     def row_texts(self, item_id: str) -> dict[str, str]:
         """The full texts of a row by column, however much of them the tree has room to show."""
@@ -436,35 +367,17 @@ class BridgePanel(ttk.Frame):
     @property
     def shown_columns(self) -> tuple[str, ...]:
         """The value columns the tree shows, most important first (the others are in the details)."""
-        return self._shown_columns
+        return self._columns.shown
 
     def _layout_columns(self, width: int) -> None:
-        """Share ``width`` among the columns: every heading whole; the packet rate, the decode
-        errors and the names whole too, for which the least important columns give way; what is
-        left goes to the others in order of importance, none wider than its widest text."""
-        available = width - _TREE_BORDERS
-        order = [TREE_COLUMN, *COLUMNS]
-        while len(order) > 2 and sum(self._minimum[column] for column in order) > available:
-            order.pop()
-        widths = {column: self._minimum[column] for column in order}
-        for column in _IMPORTANCE:
-            if column not in widths:
-                continue
-            want = self._natural[column] - widths[column]
-            if column in _WHOLE:
-                while available - sum(widths.values()) < want and order[-1] not in _WHOLE:
-                    del widths[order.pop()]
-            widths[column] += min(max(0, want), max(0, available - sum(widths.values())))
-        spare = available - sum(widths.values())
-        if spare > 0:
-            widths[order[-1]] += spare
-        shown = tuple(order[1:])
-        if shown != self._shown_columns:
-            self._shown_columns = shown
-            self.tree.configure(displaycolumns=shown)
+        """Share ``width`` among the columns (``ColumnWidths.share``) and give the tree the result."""
+        before = self._columns.shown
+        widths = self._columns.share(width)
+        if self._columns.shown != before:
+            self.tree.configure(displaycolumns=self._columns.shown)
         for column, column_width in widths.items():
-            if int(self.tree.column(column, "width")) != column_width:
-                minimum = min(column_width, self._minimum[column])
+            if self._column_width(column) != column_width:
+                minimum = min(column_width, self._columns.minimum[column])
                 self.tree.column(column, width=column_width, minwidth=minimum)
 
     def _tree_resized(self, event: tk.Event[tk.Misc]) -> None:

@@ -22,7 +22,7 @@ from ...sim_bridge.snapshot import (
     DirectionSnapshot,
     LinkSnapshot,
 )
-from ...sim_bridge.texts import count_parts, frame_text, frame_warnings
+from ...sim_bridge.texts import count_parts, frame_text, frame_warnings, loop_text
 
 # The main figures come first, so they are what a narrow pane shows without scrolling.
 COLUMNS = (
@@ -125,6 +125,11 @@ def _link_errors_text(link: LinkSnapshot) -> str:
     relay = count_parts(link.relay_errors)
     parts: list[str] = []
     items: list[str] = []
+    loop = loop_text(link.loop)
+    if loop:
+        # First: a loop is what a person must act on (one of the targets is wrong).
+        parts.append(loop)
+        items.append(loop)
     if relay:
         parts.append(_("relay: {errors}").format(errors=", ".join(relay)))
         # Short of room the column alone says these are errors; the details line keeps "relay:".
@@ -232,6 +237,11 @@ def summary_text(snapshot: BridgeSnapshot) -> str:
     errors = sum(
         link.from_peer.decode_error_total + link.from_target.decode_error_total for link in snapshot.links
     )
+    loops = sum(link.loop.loops_cut for link in snapshot.links)
+    if loops:
+        return _("{links} links, {packets:.1f} packets/s, {errors} decode errors, {loops} loops cut").format(
+            links=len(snapshot.links), packets=packets, errors=errors, loops=loops
+        )
     return _("{links} links, {packets:.1f} packets/s, {errors} decode errors").format(
         links=len(snapshot.links), packets=packets, errors=errors
     )

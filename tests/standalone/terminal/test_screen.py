@@ -23,6 +23,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     Direction,
     DirectionSnapshot,
     LinkSnapshot,
+    LoopCounts,
     OrderCounts,
 )
 from amc_rc_receiver.standalone.terminal.screen import (
@@ -124,9 +125,7 @@ def test_interval_request_outcomes_are_reported_once_each() -> None:
     )
     assert describe_events(None, pending) == ["RC_CHANNELS interval request: pending"]
     assert describe_events(pending, pending) == []
-    assert describe_events(pending, rejected) == [
-        "RC_CHANNELS interval request: rejected: MAV_RESULT_DENIED"
-    ]
+    assert describe_events(pending, rejected) == ["RC_CHANNELS interval request: rejected: MAV_RESULT_DENIED"]
 
 
 def test_link_error_and_restore_are_events() -> None:
@@ -198,3 +197,51 @@ def test_bridge_summary_gives_decode_error_reasons_and_relay_errors_as_the_windo
     assert "relay: ICMP port unreachable ×3" in line
     assert "12 captures dropped" in line
     assert "unexpected senders: 4" in line
+
+
+def looping_link(loops_cut: int, held_back: int) -> LinkSnapshot:
+    return LinkSnapshot(
+        name="ardupilot-json 127.0.0.1:9100",
+        protocol="ardupilot-json",
+        detected_protocol=None,
+        listen="127.0.0.1:9100",
+        target="127.0.0.1:9101",
+        peer=None,
+        listen_only=False,
+        from_peer=DirectionSnapshot(Direction.FROM_PEER, packets=9),
+        from_target=DirectionSnapshot(Direction.FROM_TARGET),
+        loop=LoopCounts(
+            returned=8,
+            held_back=held_back,
+            loops_cut=loops_cut,
+            came_back_from="127.0.0.1:45678",
+            sent_to="127.0.0.1:9101",
+        ),
+    )
+
+
+def test_a_cut_loop_is_a_bridge_problem_and_an_event_once_in_the_log() -> None:
+    """GIVEN a log-mode front end WHEN a link cuts a loop and later snapshots show it still held
+    THEN the event is printed once, naming the link and where the datagrams came back from, and
+    every status line names the loop first among the link's problems; a second loop is a new event."""
+    now = [10.0]
+    out = io.StringIO()
+    front_end = TextFrontEnd(out, live=False, clock=lambda: now[0], status_interval_s=0.5)
+    front_end.render(LIVE, BridgeSnapshot(links=(looping_link(0, 0),)))
+    for held in (1, 2, 3):
+        now[0] += 0.6
+        front_end.render(LIVE, BridgeSnapshot(links=(looping_link(1, held),)))
+    now[0] += 0.6
+    front_end.render(LIVE, BridgeSnapshot(links=(looping_link(2, 4),)))
+
+    text = out.getvalue()
+    event = (
+        "* Bridge ardupilot-json 127.0.0.1:9100: loop cut: what it sent to 127.0.0.1:9101 came back "
+        "from 127.0.0.1:45678; held back: 1"
+    )
+    assert text.count(event) == 1
+    assert text.count("* Bridge ardupilot-json 127.0.0.1:9100: loop cut") == 2
+    assert (
+        "0 decode errors | loop cut: what it sent to 127.0.0.1:9101 came back from 127.0.0.1:45678; "
+        "held back: 3" in text
+    )

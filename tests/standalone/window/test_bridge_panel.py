@@ -20,6 +20,7 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     DirectionSnapshot,
     FrameSummary,
     LinkSnapshot,
+    LoopCounts,
     OrderCounts,
 )
 from amc_rc_receiver.standalone.window.bridge_panel import BridgePanel
@@ -248,6 +249,24 @@ def test_header_summarises_all_links(panel: BridgePanel) -> None:
     panel.render(BridgeSnapshot((sitl_link(), xrp_link())))
 
     assert panel.summary.cget("text") == "2 links, 2449.5 packets/s, 3 decode errors"
+
+
+def test_a_cut_loop_is_named_first_in_the_link_row_and_counted_in_the_header(panel: BridgePanel) -> None:
+    """
+    GIVEN a link that cut a loop, and has ICMP errors too
+    WHEN rendered
+    THEN its row names the loop first (where the datagrams came back from, where they had gone,
+    how many were held back) and the header counts the loops cut.
+    """
+    loop = LoopCounts(
+        returned=8, held_back=3, loops_cut=1, came_back_from="127.0.0.1:45678", sent_to="127.0.0.1:9101"
+    )
+    panel.render(BridgeSnapshot((rflysim_link(loop=loop), xrp_link())))
+
+    assert values(panel, link_item_id("rflysim"))["decode_errors"].startswith(
+        "loop cut: what it sent to 127.0.0.1:9101 came back from 127.0.0.1:45678; held back: 3; relay: "
+    )
+    assert panel.summary.cget("text") == "2 links, 50.0 packets/s, 0 decode errors, 1 loops cut"
 
 
 # --------------------------------------------------------------------------- in-place updates
