@@ -36,7 +36,8 @@ from ..sim_bridge.protocols.errors import CodecError
 from ..sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
 from .gcs_protocol import GcsProtocol
 from .identity import FirmwareIdentity
-from .mavlink_link import LinkEndpoint, MavlinkLink, UdpLink, open_link
+from .link_base import MavlinkLink
+from .mavlink_link import LinkEndpoint, UdpLink, open_link
 from .parameter_store import ParameterStore, default_parameters
 from .vehicle_rules import (
     MSG_ID_HEARTBEAT,
