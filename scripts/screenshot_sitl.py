@@ -60,7 +60,7 @@ def take_screenshot(config: SitlConfig, output: Path) -> None:
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session, connect_timeout=WAIT_S)
-    support = SitlWindowSupport(root, window, baudrate=115200, before=window.step_frame)
+    support = SitlWindowSupport(root, window, before=window.step_frame)
     try:
         window.connect(session.sitl.device)
 

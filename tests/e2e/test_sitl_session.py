@@ -119,7 +119,7 @@ def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a
     assert session.sitl is not None
     root = tk.Tk()
     window = StandaloneWindow(root, session, connect_timeout=WAIT_S)
-    support = SitlWindowSupport(root, window, baudrate=115200, before=window.step_frame)
+    support = SitlWindowSupport(root, window, before=window.step_frame)
     try:
         window.connect(session.sitl.device)
 

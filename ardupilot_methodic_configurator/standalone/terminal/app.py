@@ -19,7 +19,7 @@ from typing import TextIO
 from ... import _
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.console import ConsoleLog
-from ..link_follower import LinkFollower, RestartWatch
+from ..link_follower import LinkFollower, watch_session
 from ..options import EXIT_ERROR, EXIT_USAGE, TransmitterSchedule
 from ..session import CheckSession
 from .check import TerminalCheck
@@ -187,13 +187,7 @@ def run_text_session(
         + "\n"
     )
     out.flush()
-    sitl = session.sitl
-    watch = RestartWatch(
-        session.flight_controller,
-        device,
-        generation=(lambda: sitl.generation) if sitl is not None and device == sitl.device else None,
-        list_ports=session.list_ports,
-    )
+    watch = watch_session(session, device)
     follower = (
         LinkFollower(
             session,

@@ -112,7 +112,7 @@ def run_window(
         )
         # A window started on the program's own vehicle runs the transmitter test by itself.
         window.automatic_transmitter_test = demo or sitl is not None
-        support = SitlWindowSupport(root, window, baudrate=baudrate, before=window.step_frame)
+        support = SitlWindowSupport(root, window, before=window.step_frame)
         window.set_transmitter_schedule(transmitter_off_after, transmitter_off_for)
         if demo:
             window.connect(DEMO_DEVICE, baudrate)

@@ -29,7 +29,6 @@ from amc_rc_receiver.sitl.null_modem import NullModem
 from amc_rc_receiver.standalone.port_watch import PortWatch
 from amc_rc_receiver.standalone.session import CheckSession
 from amc_rc_receiver.standalone.window.connection_bar import ConnectionState
-from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.serial_wire import Wire, assert_only_reads_and_receiver_intervals
 from tests.support.tk import pump_until
@@ -140,7 +139,6 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
     root = tk.Tk()
     session = CheckSession(list_ports=ports)
     window = StandaloneWindow(root, session, port_lister=ports, connect_timeout=DEADLINE_S)
-    support = SitlWindowSupport(root, window, baudrate=115200)
     bar = window.connection_bar
     try:
         window.connect(str(modem.station_path), 115200)
@@ -171,7 +169,6 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
         assert USB_CLOSED in earlier["timeline"][-1]["text"]
         assert "Saved the reports of the earlier tests" in bar.status_text
     finally:
-        support.close()
         window.close()  # destroys the root window too
         gc.collect()
     intervals = assert_only_reads_and_receiver_intervals(wire.sent_by_station())
