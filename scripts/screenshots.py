@@ -38,7 +38,7 @@ from amc_rc_receiver.demo.setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
 from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep, RCReceiverState  # noqa: E402
 from amc_rc_receiver.standalone.options import DEMO_DEVICE  # noqa: E402
-from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
+from amc_rc_receiver.standalone.session import VehicleSession  # noqa: E402
 from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
@@ -137,7 +137,7 @@ def grab_with_pillow(root: tk.Tk, path: Path) -> None:
 
 
 def take_screenshots(output: Path) -> None:
-    session = CheckSession()
+    session = VehicleSession()
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session)
@@ -197,7 +197,7 @@ def take_verdict_screenshots(output: Path) -> None:
         ("stick_step.png", "configured", True),
         ("finding_reversed_pitch.png", "reversed-pitch", True),
     ):
-        session = CheckSession(demo_choice=DemoChoice(setup=setup))
+        session = VehicleSession(demo_choice=DemoChoice(setup=setup))
         root = tk.Tk()
         root.geometry(GEOMETRY)
         window = StandaloneWindow(root, session)
@@ -245,7 +245,7 @@ def take_verdict_screenshots(output: Path) -> None:
 def take_german_screenshot(output: Path) -> None:
     """The guided test waiting for a person's "It is off", in German: words longer than English."""
     install_language(GERMAN)
-    session = CheckSession(demo_choice=DemoChoice(setup="configured"))
+    session = VehicleSession(demo_choice=DemoChoice(setup="configured"))
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session)

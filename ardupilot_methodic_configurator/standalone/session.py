@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""One running receiver check: connection, optional demo vehicle, bridge relays, model and monitor.
+"""One session with a vehicle for the receiver check: connection, optional demo vehicle, bridge relays,
+model and monitor.
 
 Both front ends (terminal and window) drive the same session object, so the wiring of the
 embedded demo (vehicle -> relay -> physics back end) and of user-supplied bridges lives in one
@@ -45,7 +46,7 @@ BRIDGE_RELEARN_AFTER_S = 2.0
 MAX_PREVIOUS_TESTS = 5
 
 
-class CheckSession:
+class VehicleSession:
     """Owns everything one receiver check needs and tears it down in the right order."""
 
     def __init__(

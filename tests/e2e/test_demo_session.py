@@ -12,14 +12,14 @@ import pytest
 
 from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 
 pytestmark = pytest.mark.loopback
 
 
 @pytest.fixture
-def session() -> Iterator[CheckSession]:
-    session = CheckSession()
+def session() -> Iterator[VehicleSession]:
+    session = VehicleSession()
     error = session.connect(DEMO_DEVICE)
     assert error == ""
     session.model.activate()
@@ -30,7 +30,7 @@ def session() -> Iterator[CheckSession]:
 
 
 def poll_until(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float = 10.0
+    session: VehicleSession, condition: Callable[[RCReceiverState], bool], timeout: float = 10.0
 ) -> RCReceiverState:
     deadline = time.monotonic() + timeout
     state = session.model.poll()
@@ -45,7 +45,7 @@ def pwms(state: RCReceiverState) -> tuple[int | None, ...]:
     return tuple(channel.pwm for channel in state.channels)
 
 
-def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: CheckSession) -> None:
+def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: VehicleSession) -> None:
     """GIVEN the demo connected and the check active
     WHEN the sticks move, the transmitter goes off and then on again
     THEN channels change, RC failsafe comes within 1.5 s with frozen channels and stays latched,
@@ -89,7 +89,7 @@ def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: CheckS
     assert link.from_target.decode_error_total == 0
 
 
-def test_deactivating_the_demo_check_restores_default_streams(session: CheckSession) -> None:
+def test_deactivating_the_demo_check_restores_default_streams(session: VehicleSession) -> None:
     """GIVEN live demo telemetry WHEN the check is deactivated THEN the vehicle is back at its
     default (0 Hz) stream rates and the readings are no longer shown as live."""
     poll_until(session, lambda s: s.rc_channels_live and s.sys_status_live)

@@ -37,7 +37,7 @@ import pytest
 
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
 from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.terminal.app import NO_SCHEDULE, run_text, run_text_session
 from tests.e2e.test_serial_links import assert_streams_at_5_hz
 from tests.e2e.test_sitl import (
@@ -204,7 +204,7 @@ def test_a_usb_board_returning_under_another_name_is_found_by_its_identity(
     binary = sitl_binary("arducopter")
     instance = free_instance(41)
     wire = Wire()
-    session = CheckSession()
+    session = VehicleSession()
     output = Output()
     config = SitlConfig(binary, instance=instance, link=SitlLink.SERIAL, baudrate=115200)
     try:
@@ -259,7 +259,7 @@ def test_a_udp_vehicle_that_reboots_is_noticed_from_the_vehicle_itself_and_follo
     reconnects, asks for the streams again and passes the fresh test."""
     binary = sitl_binary("arducopter")
     instance = free_instance(42)
-    session = CheckSession()
+    session = VehicleSession()
     output = Output()
     try:
         assert session.start_sitl(SitlConfig(binary, instance=instance, link=SitlLink.UDP)) == ""

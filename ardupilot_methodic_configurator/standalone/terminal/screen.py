@@ -28,7 +28,7 @@ from ...sim_bridge.snapshot import (
     LinkSnapshot,
 )
 from ...sim_bridge.texts import counts_text, loop_text
-from .check import describe_check_events, format_check_lines
+from .prompter import describe_check_events, format_check_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
 

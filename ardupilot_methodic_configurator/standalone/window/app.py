@@ -15,7 +15,7 @@ from ...demo.setups import DemoChoice
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.config import SitlConfig
 from ..options import DEMO_DEVICE, TransmitterSchedule
-from ..session import CheckSession
+from ..session import VehicleSession
 from ..terminal.app import run_text_session
 from .connection_bar import DEFAULT_BAUDRATE
 from .geometry import initial_geometry
@@ -72,7 +72,7 @@ def run_window(
     Without a usable display the same session runs in the terminal view instead.  With ``sitl``
     the session first starts that SITL and the window connects to it.
     """
-    session = CheckSession(demo_choice=demo_choice)
+    session = VehicleSession(demo_choice=demo_choice)
     if sitl is not None:
         error = session.start_sitl(sitl)
         if error or session.sitl is None:

@@ -25,7 +25,7 @@ from ...host.param_file import ShownParameters, StepFiles
 from ...host.parameter_table import ParameterTable
 from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ..session import CheckSession
+from ..session import VehicleSession
 from .background import ParameterFileRead
 from .connection_bar import ConnectionBar
 from .geometry import StepColumns, fit_scrollable_width
@@ -38,7 +38,7 @@ class _WindowLike(Protocol):
     def root(self) -> tk.Tk: ...
 
     @property
-    def session(self) -> CheckSession: ...
+    def session(self) -> VehicleSession: ...
 
     @property
     def host(self) -> PluginHost: ...

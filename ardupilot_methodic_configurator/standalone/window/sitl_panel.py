@@ -21,7 +21,7 @@ from ...plugins.rc_receiver_tk_text import WrapFollower
 from ...plugins.rc_receiver_tk_widgets import TickTimer
 from ...sitl.config import SitlStatus, state_text
 from ...sitl.runner import SitlRunner
-from ..session import CheckSession
+from ..session import VehicleSession
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000
@@ -119,7 +119,7 @@ class SitlConsolePanel(ttk.LabelFrame):
 
 class _WindowLike(Protocol):
     @property
-    def session(self) -> CheckSession: ...
+    def session(self) -> VehicleSession: ...
 
 
 class SitlWindowSupport:

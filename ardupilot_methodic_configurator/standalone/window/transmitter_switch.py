@@ -18,7 +18,7 @@ from typing import Protocol
 from ... import _
 from ...host.plugin_host import PluginHost
 from ...plugins.rc_receiver_check import StickHold
-from ..session import CheckSession
+from ..session import VehicleSession
 from .connection_bar import ConnectionBar
 
 
@@ -27,7 +27,7 @@ class _WindowLike(Protocol):
     def root(self) -> tk.Tk: ...
 
     @property
-    def session(self) -> CheckSession: ...
+    def session(self) -> VehicleSession: ...
 
     @property
     def host(self) -> PluginHost: ...

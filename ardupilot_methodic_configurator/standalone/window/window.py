@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The `amc-rc-receiver` window: connection bar, the receiver step with its plugin, the bridge panel.
 
-The window is a thin shell around one `CheckSession`: a `PluginHost` shows the receiver step of
+The window is a thin shell around one `VehicleSession`: a `PluginHost` shows the receiver step of
 the chosen vehicle (`window.receiver_step`), and the `BridgePanel` strip below follows whatever
 monitor the session currently has: it stays one line while the session has only its own link (the
 demo's or SITL's) and opens when the person adds a bridge, unless the person chose otherwise.  The
@@ -46,7 +46,7 @@ from ...sim_bridge.spec import BridgeSpec
 from ..link_follower import ViewLinkFollower
 from ..options import DEMO_DEVICE
 from ..port_watch import PortWatch
-from ..session import CheckSession
+from ..session import VehicleSession
 from .background import ConnectAttempt
 from .connection_bar import DEFAULT_BAUDRATE, ConnectionBar, ConnectionState
 from .layout import DEFAULT_VEHICLE, build_window_layout
@@ -71,7 +71,7 @@ class _SessionMonitor:
     monitor, so no link vanishes and no link's statistics restart.
     """
 
-    def __init__(self, session: CheckSession) -> None:
+    def __init__(self, session: VehicleSession) -> None:
         self._session = session
 
     def poll(self) -> BridgeSnapshot:
@@ -94,7 +94,7 @@ class StandaloneWindow:
     def __init__(
         self,
         root: tk.Tk,
-        session: CheckSession,
+        session: VehicleSession,
         *,
         vehicle: str = DEFAULT_VEHICLE,
         device: str | None = None,

@@ -27,7 +27,7 @@ from amc_rc_receiver.host.plugin_host import ViewState
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.sim_bridge.spec import BridgeSpec
 from amc_rc_receiver.standalone.options import DEMO_DEVICE, EXIT_INCOMPLETE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.app import run_window
 from amc_rc_receiver.standalone.window.connection_bar import (
     COMMON_ADDRESSES,
@@ -66,7 +66,7 @@ def _collect_tk_garbage_on_the_main_thread() -> Iterator[None]:
 @pytest.fixture
 def window() -> Iterator[StandaloneWindow]:
     root = tk.Tk()
-    session = CheckSession()
+    session = VehicleSession()
     fake = ListPortInfo(FAKE_PORT, skip_link_detection=True)
     built = StandaloneWindow(root, session, port_lister=lambda: [fake], connect_timeout=1.0)
     root.update()
@@ -408,7 +408,7 @@ def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
     """
     before = set(threading.enumerate())
     root = tk.Tk()
-    window = StandaloneWindow(root, CheckSession(), connect_timeout=1.0)
+    window = StandaloneWindow(root, VehicleSession(), connect_timeout=1.0)
     assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
     view = connect_demo_and_wait_for_live_channels(window)
     assert session_threads(before)

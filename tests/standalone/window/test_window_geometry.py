@@ -39,7 +39,7 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     StickResult,
 )
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.bridge_snapshots import BUSY_SNAPSHOT
@@ -73,7 +73,7 @@ def window(request: pytest.FixtureRequest, language: str) -> Iterator[Standalone
     del language  # installed before the window is built, so every widget speaks it
     root = tk.Tk()
     root.geometry(request.param)
-    built = StandaloneWindow(root, CheckSession(), port_lister=list, connect_timeout=5.0)
+    built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=5.0)
     size = tuple(int(part) for part in request.param.split("x"))
     built.connect(DEMO_DEVICE)
 

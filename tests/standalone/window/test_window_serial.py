@@ -27,7 +27,7 @@ from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.sitl.null_modem import NullModem
 from amc_rc_receiver.standalone.port_watch import PortWatch
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.connection_bar import ConnectionState
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.serial_wire import Wire, assert_only_reads_and_receiver_intervals
@@ -88,7 +88,7 @@ def test_the_device_list_follows_boards_plugged_in_and_removed_flight_controller
     ports = Ports()
     ports.listed = [usb_board("/dev/ttyUSB0", serial_number="FT1", vid=0x0403, pid=0x6001)]
     root = tk.Tk()
-    window = StandaloneWindow(root, CheckSession(), port_lister=ports, connect_timeout=1.0)
+    window = StandaloneWindow(root, VehicleSession(), port_lister=ports, connect_timeout=1.0)
     bar = window.connection_bar
     try:
         wait(root, lambda: bar.ports == ("/dev/ttyUSB0",), "the adapter to be offered")
@@ -137,7 +137,7 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
     ports = Ports()
     ports.listed = [usb_board(str(modem.station_path), serial_number="AP1")]
     root = tk.Tk()
-    session = CheckSession(list_ports=ports)
+    session = VehicleSession(list_ports=ports)
     window = StandaloneWindow(root, session, port_lister=ports, connect_timeout=DEADLINE_S)
     bar = window.connection_bar
     try:

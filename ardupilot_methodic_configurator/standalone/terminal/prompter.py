@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The guided test in the terminal: prompts, keys, the final summary, the report and the exit status.
 
-`TerminalCheck` rides along the terminal loop of `terminal.app`: where the program owns the
+`GuidePrompter` rides along the terminal loop of `terminal.app`: where the program owns the
 transmitter (the demo, SITL) it lets the model's guide move its sticks and switch it, and asks
 nothing; otherwise it prints each step and reads single keys (``o`` "it is off", ``i`` "it is
 on", ``s`` skip this stick, ``r`` new test, ``q`` quit) from a terminal, and never waits for one -
@@ -226,8 +226,8 @@ def key_actions(keys: str) -> list[str]:
     return actions[-MAX_KEY_ACTIONS:]
 
 
-class TerminalCheck:
-    """The guided test's part of one terminal run; see the module docstring."""
+class GuidePrompter:
+    """Prompts the guided test's steps in one terminal run and reads its keys; see the module docstring."""
 
     def __init__(
         self,

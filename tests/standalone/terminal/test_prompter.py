@@ -17,10 +17,10 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
-from amc_rc_receiver.standalone.terminal.check import (
+from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
+    GuidePrompter,
     KeyReader,
-    TerminalCheck,
     describe_check_events,
     format_summary,
     instruction,
@@ -102,12 +102,12 @@ def test_a_pipe_gives_no_keys_and_never_blocks() -> None:
     os.close(write_end)
 
 
-def keyed_check(harness: ModelHarness, typed: list[str], out: io.StringIO) -> TerminalCheck:
+def keyed_check(harness: ModelHarness, typed: list[str], out: io.StringIO) -> GuidePrompter:
     """A person's terminal run over the Copter set, its parameters read, taking the keys in ``typed``."""
     harness.vehicle.parameters = dict(COPTER)
     harness.model.activate()
     harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
-    return TerminalCheck(
+    return GuidePrompter(
         SimpleNamespace(model=harness.model),
         out,
         live=False,
@@ -177,7 +177,7 @@ def test_the_exit_status_is_3_for_failed_and_4_for_incomplete(harness: ModelHarn
     harness.model.activate()
     state = harness.poll_until(lambda s: s.check.parameters_complete, "the parameter reads")
     out = io.StringIO()
-    check = TerminalCheck(
+    check = GuidePrompter(
         SimpleNamespace(model=harness.model), out, live=False, program_switches=False, keys=None
     )
     assert check.finish(state) == EXIT_FAILED
@@ -254,7 +254,7 @@ def test_a_paste_of_200000_keys_costs_a_few_actions_per_tick_and_quitting_still_
     with os.fdopen(slave, "r") as stream:
         reader = KeyReader(stream)
         with reader.active():
-            check = TerminalCheck(
+            check = GuidePrompter(
                 SimpleNamespace(model=counting), io.StringIO(), live=True, program_switches=False,
                 keys=reader.keys,
             )
