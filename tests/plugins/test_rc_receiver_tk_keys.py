@@ -33,7 +33,7 @@ from amc_rc_receiver.plugins.rc_receiver_tk_keys import (
     access_label,
 )
 from amc_rc_receiver.plugins.rc_receiver_tk_widgets import ScrollableFrame
-from amc_rc_receiver.standalone.terminal import check as terminal_check
+from amc_rc_receiver.standalone.terminal import prompter as terminal_prompter
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed
 
@@ -93,12 +93,12 @@ def test_the_access_letter_is_underlined_where_the_label_has_it_else_added_when_
 def test_the_windows_keys_are_the_terminal_views_keys_when_compared() -> None:
     """GIVEN the terminal view's keys WHEN compared with the window's THEN they are the same letters."""
     assert (KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET) == (
-        terminal_check.KEY_OFF,
-        terminal_check.KEY_ON,
-        terminal_check.KEY_SKIP,
-        terminal_check.KEY_RESET,
+        terminal_prompter.KEY_OFF,
+        terminal_prompter.KEY_ON,
+        terminal_prompter.KEY_SKIP,
+        terminal_prompter.KEY_RESET,
     )
-    assert len({KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET, terminal_check.KEY_QUIT}) == 5
+    assert len({KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET, terminal_prompter.KEY_QUIT}) == 5
 
 
 def test_the_guided_buttons_are_labelled_with_their_keys_when_shown(root: tk.Tk) -> None:
