@@ -22,12 +22,8 @@ from ...plugins.rc_receiver_snapshot import (
 )
 from ...plugins.rc_receiver_telemetry import RSSI_MAX
 from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text, rssi_is_link_quality
-from ...sim_bridge.snapshot import (
-    BridgeSnapshot,
-    DirectionSnapshot,
-    LinkSnapshot,
-)
-from ...sim_bridge.texts import counts_text, loop_text
+from ...sim_bridge.snapshot import BridgeSnapshot
+from ...sim_bridge.texts import link_summary_text, loop_cut_text
 from .prompter import describe_check_events, format_check_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
@@ -103,69 +99,8 @@ def format_status_line(state: RCReceiverState) -> str:
     return " | ".join(parts)
 
 
-def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
-    text = _("{arrow} {packets} pkts {rate:.1f}/s {bps:.0f} B/s, {errors} decode errors").format(
-        arrow=arrow,
-        packets=direction.packets,
-        rate=direction.packets_per_s,
-        bps=direction.bytes_per_s,
-        errors=direction.decode_error_total,
-    )
-    if direction.decode_errors:
-        text += " (" + counts_text(direction.decode_errors) + ")"
-    extras = []
-    order = direction.order
-    if order.frame_repeats or order.frame_gaps or order.frame_resets:
-        extras.append(
-            _("frames: {repeats} repeats, {gaps} gaps, {resets} resets").format(
-                repeats=order.frame_repeats, gaps=order.frame_gaps, resets=order.frame_resets
-            )
-        )
-    if order.sequence_gaps or order.stale_sequences:
-        extras.append(
-            _("sequence: {gaps} gaps, {stale} stale").format(
-                gaps=order.sequence_gaps, stale=order.stale_sequences
-            )
-        )
-    if order.checksum_failures:
-        extras.append(_("{count} checksum failures").format(count=order.checksum_failures))
-    if extras:
-        text += " (" + "; ".join(extras) + ")"
-    return text
-
-
-def _link_problems(link: LinkSnapshot) -> list[str]:
-    """The link-level problems the window shows in the link row: a loop cut, relay errors, drops,
-    strangers."""
-    problems = []
-    loop = loop_text(link.loop)
-    if loop:
-        problems.append(loop)
-    if link.relay_errors:
-        problems.append(_("relay: {errors}").format(errors=counts_text(link.relay_errors)))
-    if link.dropped_captures:
-        problems.append(_("{count} captures dropped").format(count=link.dropped_captures))
-    if link.unexpected_senders:
-        problems.append(_("unexpected senders: {count}").format(count=link.unexpected_senders))
-    return problems
-
-
-def format_link_summary(link: LinkSnapshot) -> str:
-    protocol = link.detected_protocol or link.protocol
-    text = _("bridge {name} [{protocol}]: {from_peer}; {from_target}").format(
-        name=link.name,
-        protocol=protocol,
-        from_peer=_direction_summary(link.from_peer, "->"),
-        from_target=_direction_summary(link.from_target, "<-"),
-    )
-    problems = _link_problems(link)
-    if problems:
-        text += " | " + "; ".join(problems)
-    return text
-
-
 def format_bridge_summary(snapshot: BridgeSnapshot) -> list[str]:
-    return [format_link_summary(link) for link in snapshot.links]
+    return [link_summary_text(link) for link in snapshot.links]
 
 
 def describe_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
@@ -213,11 +148,7 @@ def describe_events(previous: RCReceiverState | None, state: RCReceiverState) ->
 def describe_bridge_events(previous: BridgeSnapshot | None, bridge: BridgeSnapshot) -> list[str]:
     """An event line for every link that has cut a loop since ``previous``."""
     before = {link.name: link.loop.loops_cut for link in previous.links} if previous is not None else {}
-    return [
-        _("Bridge {name}: {loop}").format(name=link.name, loop=loop_text(link.loop))
-        for link in bridge.links
-        if link.loop.loops_cut > before.get(link.name, 0)
-    ]
+    return [loop_cut_text(link) for link in bridge.links if link.loop.loops_cut > before.get(link.name, 0)]
 
 
 class TextFrontEnd:
