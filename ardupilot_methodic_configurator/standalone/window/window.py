@@ -215,14 +215,12 @@ class StandaloneWindow:
 
     # ----------------------------------------------------------------- the receiver step
 
-    def show_receiver_step(self) -> bool:
-        """(Re)build the receiver step of the selected vehicle; ``False`` (reported) if impossible."""
-        return self.receiver_step.show()
-
     def _vehicle_selected(self, _event: object = None) -> None:
         if self.is_connecting:
             return
         self.receiver_step.show()
+
+    # ----------------------------------------------------------------- reports of earlier tests
 
     def save_earlier_reports(self, path: str | None = None) -> bool:
         """Save the reports of the tests a lost link ended, numbered beside ``path`` (else asked)."""
