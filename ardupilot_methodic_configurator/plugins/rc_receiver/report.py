@@ -29,7 +29,7 @@ from .wording import role_label, stick_outcome_label, stick_outcome_text, verdic
 
 SCHEMA_VERSION = 2
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
-REPORT_BASENAME = "rc_receiver.report"
+REPORT_BASENAME = "rc_receiver_report"
 _DISTRIBUTIONS = ("amc-rc-receiver", "ardupilot_methodic_configurator")
 
 

@@ -129,7 +129,7 @@ def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
         base,
         failsafe=FailsafeStatus.ACTIVE,
         link_error=LINK_ERROR,
-        check=replace(
+        guided=replace(
             check,
             guide=replace(check.guide, step=step, automatic=False, stick=stick),
             findings=(long_finding, *check.findings),
