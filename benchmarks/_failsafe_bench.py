@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 from amc_rc_receiver.standalone.session import VehicleSession
 
 TICK_S = 0.1  # the view's polling period

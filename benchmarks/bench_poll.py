@@ -51,7 +51,7 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.connection.opening import use_mavlink2
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
 from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL, RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
 from tests.support.methodic_configurator import environments_home
 from tests.support.scripted_fc import ScriptedFlightController
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from _failsafe_bench import TARGET_S, wait_for
 
 from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
 from amc_rc_receiver.sitl.config import SitlConfig
 from amc_rc_receiver.standalone.session import VehicleSession
 

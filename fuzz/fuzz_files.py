@@ -140,7 +140,7 @@ def checked_param_read(path: Path) -> Callable[[bytes], object]:
 def json_junk(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.randrange(9 if depth < 4 else 5)
     if roll == 0:
-        return rng.choice([None, True, False, 0, -1, 1.5, 10**rng.randrange(1, 400), "", "left", "top"])
+        return rng.choice([None, True, False, 0, -1, 1.5, 10 ** rng.randrange(1, 400), "", "left", "top"])
     if roll == 1:
         long_text = "x" * rng.randrange(0, 20_000)
         return rng.choice([long_text, "ü无\x00\u202e", "05_remote_controller_receiver.param"])

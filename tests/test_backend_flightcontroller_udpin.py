@@ -22,9 +22,9 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_report import build_report
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
+from amc_rc_receiver.plugins.rc_receiver.report import build_report
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.wording import notice_lines
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
 
 pytestmark = pytest.mark.loopback

@@ -26,9 +26,7 @@ from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_soc
 
 pytestmark = [
     pytest.mark.loopback,
-    pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="lists sockets through Linux's /proc"
-),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lists sockets through Linux's /proc"),
 ]
 
 _TABLES = {"udp": socket.AF_INET, "udp6": socket.AF_INET6, "tcp": socket.AF_INET, "tcp6": socket.AF_INET6}

@@ -6,8 +6,8 @@ Why this module is long: it is one state machine.  Activation, suspension, conne
 a new connection and the bounded read each reset some of the same dozen fields (readings, rates,
 the carried message, the queue-emptied time, the request state), and what each transition must
 forget is the invariant that keeps one test's evidence out of another's; kept in one class, those
-rules read side by side.  The pure parts are elsewhere (`rc_receiver_telemetry`,
-`rc_receiver_timekeeping`, `rc_receiver_requests`, the guided test in `rc_receiver_check`).
+rules read side by side.  The pure parts are elsewhere (`rc_receiver.readings`,
+`rc_receiver.timekeeping`, `rc_receiver.requests`, the guided test in `rc_receiver.tracker`).
 
 Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()` and
 sends each through one table, from its type to the one part that reads it (h11 dispatches by
@@ -25,7 +25,7 @@ link fault.  Neither reaches the caller.
 From the host's flight controller it uses only what the methodic configurator 5.0.1 offers:
 `master` (the pymavlink connection, replaced by a new object on every reconnection, which is how
 a new connection is recognised), `info.system_id` / `info.component_id` (strings, "" when
-unknown) and ``fc_parameters`` (read by `rc_receiver_check`); commands and parameter reads go out
+unknown) and ``fc_parameters`` (read by `rc_receiver.tracker`); commands and parameter reads go out
 through `master.mav`.
 """
 
@@ -38,15 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import _
-from .rc_receiver_check import ReceiverCheckTracker, StickMover, TransmitterSwitch
-from .rc_receiver_requests import CommandManager, StreamRequests
-from .rc_receiver_snapshot import (
-    STALE_AFTER_S,
-    FailsafeStatus,
-    RCReceiverState,
-    receiver_state,
-)
-from .rc_receiver_telemetry import (
+from .rc_receiver.readings import (
     ChannelsSample,
     RCReceiverFlightController,
     StatusSample,
@@ -58,8 +50,16 @@ from .rc_receiver_telemetry import (
     status_sample,
     sys_status_failsafe,
 )
-from .rc_receiver_timekeeping import FailsafeHistory, RateMeter, VehicleClock
-from .rc_receiver_wording import describe_internal_error, describe_transport_error
+from .rc_receiver.requests import CommandManager, ParameterReader, StreamRequests
+from .rc_receiver.snapshot import (
+    STALE_AFTER_S,
+    FailsafeStatus,
+    LiveReadings,
+    RCReceiverState,
+)
+from .rc_receiver.timekeeping import FailsafeHistory, RateMeter, VehicleClock
+from .rc_receiver.tracker import GuidedTestTracker, StickMover, TransmitterSwitch
+from .rc_receiver.wording import describe_internal_error, describe_transport_error
 
 MAX_MESSAGES_PER_POLL = 50
 # Polls closer together than this after one that emptied the queue read only recent messages.
@@ -105,7 +105,8 @@ class RCReceiverDataModel:
         self._fc = flight_controller
         self._clock = clock
         now = clock()
-        self._check = ReceiverCheckTracker(flight_controller, local_filesystem, parameter_editor)
+        self._reads = ParameterReader()
+        self._tracker = GuidedTestTracker(self._reads, flight_controller, local_filesystem, parameter_editor)
         self._commands = CommandManager(clock=clock)
         # The connection object the current test belongs to.  Held strongly so that a new
         # connection can never reuse its identity.
@@ -229,7 +230,7 @@ class RCReceiverDataModel:
         self._channels_rate.reset()
         self._status_rate.reset()
         self._queue_emptied_at = None
-        self._check.resumed()
+        self._tracker.resumed()
         try:
             self._discarding = not self._drop_queued_messages()
         except LinkError as fault:
@@ -241,7 +242,7 @@ class RCReceiverDataModel:
     def reset_test(self) -> None:
         """Start a fresh failsafe test: forget the evidence gathered so far."""
         self._history.restart(self._now())
-        self._check.restart_test()
+        self._tracker.restart_test()
         self._state = self._safe_build_state()
 
     def note_link_event(self, text: str) -> None:
@@ -252,32 +253,32 @@ class RCReceiverDataModel:
         """
         now = self._now()
         self._follow_connection(now)
-        self._check.note_link_event(text, now)
+        self._tracker.note_link_event(text, now)
         self._state = self._safe_build_state()
 
     def confirm_transmitter(self, on: bool) -> None:
         """The user says the transmitter is now ``on`` (or off): the guide times from this moment."""
-        self._check.note_transmitter(on, self._now(), by_program=False)
+        self._tracker.note_transmitter(on, self._now(), by_program=False)
         self._state = self._safe_build_state()
 
     def note_transmitter_switched(self, on: bool) -> None:
         """The host program switched its own transmitter (demo, SITL) just now."""
-        self._check.note_transmitter(on, self._now(), by_program=True)
+        self._tracker.note_transmitter(on, self._now(), by_program=True)
         self._state = self._safe_build_state()
 
     def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
         """Let the guide switch a program-owned transmitter itself; ``None`` asks a person instead."""
-        self._check.set_transmitter_switch(switch)
+        self._tracker.set_transmitter_switch(switch)
         self._state = self._safe_build_state()
 
     def set_stick_mover(self, mover: StickMover | None) -> None:
         """Let the stick step move a program-owned transmitter's sticks; ``None`` asks a person."""
-        self._check.set_stick_mover(mover)
+        self._tracker.set_stick_mover(mover)
         self._state = self._safe_build_state()
 
     def skip_stick(self) -> None:
         """The user passes over the stick the stick step asks for now: it is named as not checked."""
-        self._check.skip_stick(self._now())
+        self._tracker.skip_stick(self._now())
         self._state = self._safe_build_state()
 
     def poll(self) -> RCReceiverState:
@@ -294,16 +295,11 @@ class RCReceiverDataModel:
         try:
             now = self._now()
             self._follow_connection(now)
-            self._request_streams_if_needed(now)
             self._read_messages(now)
             self._commands.expire()
             if self._master is not None:
-                self._check.poll(
-                    self._master,
-                    self._poll_target,
-                    now,
-                    may_send=self._active and not self._recovering,
-                )
+                self._tracker.plan(now)
+            self._send(now)
         except LinkError as fault:
             self._link_error = describe_transport_error(fault.error)
             self._invalidate_readings()
@@ -339,14 +335,19 @@ class RCReceiverDataModel:
         self._vehicle_clock.reset()
         self._queue_emptied_at = None
         self._history.restart(now)
-        self._check.connection_changed()
+        self._tracker.connection_changed()
 
-    def _request_streams_if_needed(self, now: float) -> None:
+    def _send(self, now: float) -> None:
+        """Everything the plugin sends, from this one place: the stream rates it asks for and the
+        parameter reads that are due (never while suspended, recovering or without a vehicle)."""
         master = self._master
         if not self._active or self._recovering or master is None:
             return
         received = [sample.received_at for sample in (self._channels, self._status) if sample is not None]
         self._streams.request_if_needed(master, now, received)
+        target_system, target_component = self._poll_target
+        if target_system is not None:
+            self._reads.send_due(master, target_system, target_component or 0, now)
 
     def _drop_queued_messages(self) -> bool:
         """Read and drop what is waiting now (ACKs still count); True once the queue ran dry.
@@ -388,7 +389,7 @@ class RCReceiverDataModel:
         command tracker at once, which checks whom the answer is from and to.
         """
         collect = self._vehicle_messages.append
-        routes: dict[str, Route] = dict.fromkeys(self._check.observers, collect)
+        routes: dict[str, Route] = dict.fromkeys(self._tracker.observers, collect)
         routes["RC_CHANNELS"] = collect
         routes["SYS_STATUS"] = collect
         routes["COMMAND_ACK"] = self._commands.handle_message
@@ -462,7 +463,7 @@ class RCReceiverDataModel:
         # as the RC_CHANNELS the vehicle sent before it, whose time_boot_ms maps the vehicle clock.
         recent = not_before is not None and now - not_before <= RECENT_POLL_GAP_S and not self._backlog
         map_clock = self._vehicle_clock.observe
-        check = self._check
+        check = self._tracker
         observe_channels = check.observe_rc_channels
         note_failsafe = check.note_failsafe
         record = self._history.record
@@ -534,7 +535,7 @@ class RCReceiverDataModel:
             self._note_internal_error(error, "building the snapshot")
             return replace(
                 _NO_READINGS,
-                check=self._state.check,
+                guided=self._state.guided,
                 failsafe_observed=self._state.failsafe_observed,
                 failsafe_observed_at=self._state.failsafe_observed_at,
                 recovery_observed=self._state.recovery_observed,
@@ -563,12 +564,32 @@ class RCReceiverDataModel:
         history = self._history
         master = self._master
         requests = self._streams.statuses()
-        state = receiver_state(
+        if target is None:
+            target = selected_target(self._fc, self._master) if self._master is not None else (None, None)
+        failsafe = live_status.failsafe if live_status else FailsafeStatus.UNKNOWN
+        rssi = live_channels.rssi if live_channels else None
+        receiver_present = live_status.present if live_status else None
+        guided = self._tracker.build(
+            LiveReadings(
+                now=now,
+                connected=master is not None,
+                telemetry_live=channels_live or status_live,
+                rc_channels_live=channels_live,
+                rssi=rssi,
+                receiver_present=receiver_present,
+                failsafe=failsafe,
+                failsafe_observed=history.failsafe_observed,
+                recovery_observed=history.recovery_observed,
+                failsafe_transitions=history.transitions,
+            ),
+            target,
+        )
+        return RCReceiverState(
             channels=live_channels.channels if live_channels else _NO_CHANNELS,
-            rssi=live_channels.rssi if live_channels else None,
-            receiver_present=live_status.present if live_status else None,
+            rssi=rssi,
+            receiver_present=receiver_present,
             receiver_enabled=live_status.enabled if live_status else None,
-            failsafe=live_status.failsafe if live_status else FailsafeStatus.UNKNOWN,
+            failsafe=failsafe,
             failsafe_observed=history.failsafe_observed,
             failsafe_observed_at=history.failsafe_observed_at,
             recovery_observed=history.recovery_observed,
@@ -590,14 +611,9 @@ class RCReceiverDataModel:
             sys_status_age_s=status_age,
             chancount=live_channels.chancount if live_channels else None,
             active=self._active,
-            connected=self._master is not None,
+            connected=master is not None,
             connection_generation=self._connection_number,
             test_started_at=history.test_started_at,
             now=now,
+            guided=guided,
         )
-        if target is None:
-            target = selected_target(self._fc, self._master) if self._master is not None else (None, None)
-        # The guided test reads the live part; the snapshot is made whole before anyone sees it,
-        # which saves building it twice on every poll.
-        state.__dict__["check"] = self._check.build(state, target)
-        return state

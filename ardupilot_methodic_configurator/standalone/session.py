@@ -30,8 +30,8 @@ from ..demo.system import DemoSystem
 from ..demo.transmitter import Transmitter
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
-from ..plugins.rc_receiver_check import StickHold
-from ..plugins.rc_receiver_snapshot import RCReceiverState
+from ..plugins.rc_receiver.snapshot import RCReceiverState
+from ..plugins.rc_receiver.tracker import StickHold
 from ..sim_bridge.chains import ChainLink, circle_sentence, find_circle
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
@@ -97,7 +97,7 @@ class VehicleSession:
 
     def keep_test_before_reconnect(self, state: RCReceiverState) -> None:
         """Keep ``state``, the test on a link that was just lost, for its report."""
-        if state.check.system_id is None:
+        if state.guided.system_id is None:
             return  # nothing was ever seen: no evidence to keep
         self.previous_tests = [*self.previous_tests, state][-MAX_PREVIOUS_TESTS:]
 

@@ -22,8 +22,8 @@ import pytest
 from amc_rc_receiver.demo import vehicle as demo_vehicle
 from amc_rc_receiver.demo import vehicle_rules as demo_rules
 from amc_rc_receiver.demo.setups import PROFILES, DemoVehicle
-from amc_rc_receiver.plugins import rc_receiver_firmware as check_firmware
-from amc_rc_receiver.plugins import rc_receiver_telemetry as check_telemetry
+from amc_rc_receiver.plugins.rc_receiver import firmware as check_firmware
+from amc_rc_receiver.plugins.rc_receiver import readings as check_telemetry
 from amc_rc_receiver.sitl.config import SitlConfig
 from amc_rc_receiver.standalone.session import VehicleSession
 from tests.support.sitl import free_instance, sitl_binary

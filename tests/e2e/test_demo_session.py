@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import VehicleSession
 
@@ -52,9 +52,11 @@ def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: Vehicl
     recovery is recorded, and the SITL JSON link shows traffic with zero decode errors."""
     first = poll_until(
         session,
-        lambda s: all(p is not None for p in pwms(s))
-        and s.rssi is not None
-        and s.failsafe is not FailsafeStatus.UNKNOWN,
+        lambda s: (
+            all(p is not None for p in pwms(s))
+            and s.rssi is not None
+            and s.failsafe is not FailsafeStatus.UNKNOWN
+        ),
     )
     assert first.failsafe is FailsafeStatus.NOT_ACTIVE
     assert first.receiver_present is True

@@ -22,7 +22,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.sitl.config import SitlConfig
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport

@@ -22,8 +22,8 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0
@@ -249,7 +249,7 @@ def with_parameters(harness: ModelHarness, **changes: float) -> RCReceiverState:
     """The vehicle answers the Copter set with ``changes``; poll until every read is answered."""
     harness.vehicle.parameters = {**COPTER, **changes}
     harness.model.activate()
-    return harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    return harness.poll_until(lambda state: state.guided.parameters_complete, "the parameter reads")
 
 
 # The sticks at rest (throttle down, mode switch low), and each stick pushed the way the stick step

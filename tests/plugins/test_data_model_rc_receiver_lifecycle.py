@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver_requests import param_name
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.requests import param_name
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     IntervalRequestOutcome,
     RCReceiverState,

@@ -6,15 +6,12 @@ No sockets here: these are the sans-IO pieces, checked exhaustively or with hypo
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState, receiver_state
-from amc_rc_receiver.plugins.rc_receiver_telemetry import (
+from amc_rc_receiver.plugins.rc_receiver.readings import (
     RC_RECEIVER_SENSOR_BIT,
     channel_readings,
     failsafe_status,
@@ -23,7 +20,8 @@ from amc_rc_receiver.plugins.rc_receiver_telemetry import (
     receiver_status,
     rssi_reading,
 )
-from amc_rc_receiver.plugins.rc_receiver_timekeeping import FailsafeHistory, RateMeter
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver.timekeeping import FailsafeHistory, RateMeter
 
 pytestmark = pytest.mark.pure
 
@@ -196,21 +194,3 @@ def test_the_rate_meter_counts_what_arrived_inside_its_window(arrivals: list[tup
                 kept.append((now, count))
         kept = [(start, n) for start, n in kept if start > now - meter.window_s]
         assert meter.rate_hz(now) == pytest.approx(sum(n for _start, n in kept) / meter.window_s)
-
-
-def test_the_models_fast_snapshot_is_the_snapshot_the_constructor_makes() -> None:
-    """
-    GIVEN the fields of a snapshot, some given and the rest left to their defaults
-    WHEN it is made by the model's fast path and by the dataclass's constructor
-    THEN both are equal, equally hashable and frozen; a name that is no field is refused.
-    """
-    fields = {"rssi": 180, "failsafe": FailsafeStatus.ACTIVE, "connected": True, "now": 12.5}
-    fast = receiver_state(**fields)
-    made = RCReceiverState(**fields)  # type: ignore[arg-type]
-
-    assert fast == made
-    assert hash(fast) == hash(made)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        fast.rssi = 0  # type: ignore[misc]
-    with pytest.raises(TypeError, match="no field 'rsi'"):
-        receiver_state(rsi=180)

@@ -18,7 +18,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode, rc_channels, sys_status
 
 pytestmark = pytest.mark.loopback

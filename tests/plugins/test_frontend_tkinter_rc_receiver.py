@@ -31,15 +31,15 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginModelContext, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason, resolve_plugin_lifecycle
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelReading,
     FailsafeStatus,
+    GuidedTest,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     ParameterSource,
     ParameterValue,
     RCReceiverState,
-    ReceiverCheck,
 )
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.scripted_fc import ScriptedFlightController
@@ -151,12 +151,12 @@ def test_with_rc_options_bit_11_the_rssi_row_says_link_quality(view: RCReceiverV
          receiver's RSSI again
     """
     options = ParameterValue("RC_OPTIONS", 2048 + 32, ParameterSource.READ)
-    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(options,))))
+    view.render(live_state(rssi=200, guided=GuidedTest(parameters=(options,))))
     assert str(view.rssi_row.name.cget("text")) == "Link quality"
     assert view.rssi_row.text == "LQ 200 / 254"
 
     plain = ParameterValue("RC_OPTIONS", 32, ParameterSource.READ)
-    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(plain,))))
+    view.render(live_state(rssi=200, guided=GuidedTest(parameters=(plain,))))
     assert str(view.rssi_row.name.cget("text")) == "Receiver RSSI"
     assert view.rssi_row.text == "RSSI 200 / 254"
 
@@ -169,7 +169,7 @@ def test_the_protocol_the_flight_controller_announces_is_shown(view: RCReceiverV
     """
     view.render(live_state())
     assert str(view.protocol_value.cget("text")) == "not announced yet"
-    view.render(live_state(check=ReceiverCheck(detected_protocol="CRSF")))
+    view.render(live_state(guided=GuidedTest(detected_protocol="CRSF")))
     assert str(view.protocol_value.cget("text")) == "CRSF"
 
 

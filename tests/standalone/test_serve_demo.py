@@ -686,10 +686,16 @@ def test_pymavlinks_own_ftp_client_asking_for_one_byte_chunks_gets_the_file_in_f
         master.wait_heartbeat(timeout=DEADLINE_S)
         settings = MAVFTPSettings(
             [
-                ("debug", int, 0), ("pkt_loss_tx", int, 0), ("pkt_loss_rx", int, 0),
-                ("max_backlog", int, 5), ("burst_read_size", int, 1), ("write_size", int, 80),
-                ("write_qsize", int, 5), ("idle_detection_time", float, 1.2),
-                ("read_retry_time", float, 1.0), ("retry_time", float, 0.5),
+                ("debug", int, 0),
+                ("pkt_loss_tx", int, 0),
+                ("pkt_loss_rx", int, 0),
+                ("max_backlog", int, 5),
+                ("burst_read_size", int, 1),
+                ("write_size", int, 80),
+                ("write_qsize", int, 5),
+                ("idle_detection_time", float, 1.2),
+                ("read_retry_time", float, 1.0),
+                ("retry_time", float, 0.5),
             ]
         )
         ftp = MAVFTP(master, master.target_system, master.target_component, settings=settings)

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from ... import _
-from ...plugins.rc_receiver_guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
-from ...plugins.rc_receiver_report import ReportPathError, earlier_report_base, write_report
-from ...plugins.rc_receiver_snapshot import GuideStep, RCReceiverState, Severity
-from ...plugins.rc_receiver_wording import flight_mode_text, role_label, stick_instruction, sticks_text
+from ...plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
+from ...plugins.rc_receiver.report import ReportPathError, earlier_report_base, write_report
+from ...plugins.rc_receiver.snapshot import GuideStep, RCReceiverState, Severity
+from ...plugins.rc_receiver.wording import flight_mode_text, role_label, stick_instruction, sticks_text
 from ..options import EXIT_ERROR, EXIT_STATUS
 
 KEY_QUIT = "q"
@@ -37,7 +37,7 @@ MAX_KEY_ACTIONS = 4
 
 
 def exit_status(state: RCReceiverState) -> int:
-    return EXIT_STATUS[state.check.verdict.result.value]
+    return EXIT_STATUS[state.guided.verdict.result.value]
 
 
 # ----------------------------------------------------------------------------- texts
@@ -45,7 +45,7 @@ def exit_status(state: RCReceiverState) -> int:
 
 def instruction(state: RCReceiverState) -> str:
     """The step as the terminal asks for it (keys instead of buttons)."""
-    guide = state.check.guide
+    guide = state.guided.guide
     if guide.automatic:
         texts = {
             GuideStep.SWITCH_OFF: _("The program switches its transmitter off now."),
@@ -64,13 +64,13 @@ def instruction(state: RCReceiverState) -> str:
         GuideStep.DONE: _("Test finished."),
     }
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
-        text = stick_instruction(state.check.family, guide.stick)
+        text = stick_instruction(state.guided.family, guide.stick)
         return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
     return texts.get(guide.step) or common[guide.step]
 
 
 def verdict_line(state: RCReceiverState) -> str:
-    verdict = state.check.verdict
+    verdict = state.guided.verdict
     return _("Verdict: {result} - {detail}").format(
         result=verdict.headline or verdict.result.value, detail=verdict.detail
     )
@@ -78,7 +78,7 @@ def verdict_line(state: RCReceiverState) -> str:
 
 def format_check_lines(state: RCReceiverState) -> list[str]:
     """The guided test's lines of the live screen."""
-    check = state.check
+    check = state.guided
     lines = ["", verdict_line(state), _("Step: {step}").format(step=instruction(state))]
     roles = [
         _("CH{number} {role} {range}").format(
@@ -102,8 +102,8 @@ def format_check_lines(state: RCReceiverState) -> list[str]:
 
 def describe_check_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
     """Event lines for the log: a new step, a new verdict, a new finding, a radio message."""
-    before = previous.check if previous is not None else None
-    check = state.check
+    before = previous.guided if previous is not None else None
+    check = state.guided
     events: list[str] = []
     if before is None or check.guide.step is not before.guide.step or check.guide.stick != before.guide.stick:
         events.append(_("Step: {step}").format(step=instruction(state)))
@@ -129,7 +129,7 @@ _FAILSAFE_TRIGGER_CODES = frozenset({"failsafe_by_low_throttle", "failsafe_by_no
 
 def format_summary(state: RCReceiverState) -> list[str]:
     """The summary printed when the run ends."""
-    check = state.check
+    check = state.guided
     verdict = check.verdict
     lines = ["", "=" * 60, verdict_line(state)]
     if verdict.failsafe_latency_s is not None:
@@ -276,7 +276,7 @@ class GuidePrompter:
                 model.skip_stick()
             elif key == KEY_QUIT:
                 self.quit = True
-        finished = state.check.guide.step is GuideStep.DONE and not self._live
+        finished = state.guided.guide.step is GuideStep.DONE and not self._live
         return finished or self.quit
 
     def finish(self, state: RCReceiverState) -> int:

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ... import _
-from ...plugins.rc_receiver_snapshot import (
+from ...plugins.rc_receiver.readings import RSSI_MAX
+from ...plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     IntervalRequestStatus,
     RCReceiverState,
 )
-from ...plugins.rc_receiver_telemetry import RSSI_MAX
-from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text, rssi_is_link_quality
+from ...plugins.rc_receiver.wording import impostor_text, request_outcome_text, rssi_is_link_quality
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.texts import link_summary_text, loop_cut_text
 from .prompter import describe_check_events, format_check_lines
@@ -58,7 +58,7 @@ def format_channels(state: RCReceiverState) -> str:
 
 
 def format_rssi(state: RCReceiverState) -> str:
-    link_quality = rssi_is_link_quality(state.check)
+    link_quality = rssi_is_link_quality(state.guided)
     if state.rssi is None:
         return _("link quality unavailable") if link_quality else _("RSSI unavailable")
     text = _("LQ {value}/{maximum}") if link_quality else _("RSSI {value}/{maximum}")

@@ -17,8 +17,8 @@ from typing import Protocol
 
 from ... import _
 from ...demo.sitl_rc_input import FailsafeMode
-from ...plugins.rc_receiver_tk_text import WrapFollower
-from ...plugins.rc_receiver_tk_widgets import TickTimer
+from ...plugins.tk_kit.text import WrapFollower
+from ...plugins.tk_kit.ticks import TickTimer
 from ...sitl.config import SitlStatus, state_text
 from ...sitl.runner import SitlRunner
 from ..session import VehicleSession

@@ -32,15 +32,15 @@ from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
-from ...plugins.rc_receiver_report import (
+from ...plugins.rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
     earlier_report_base,
     write_report,
 )
-from ...plugins.rc_receiver_snapshot import RCReceiverState
-from ...plugins.rc_receiver_tk_keys import style_focus
-from ...plugins.rc_receiver_tk_widgets import TickTimer
+from ...plugins.rc_receiver.snapshot import RCReceiverState
+from ...plugins.tk_kit.keys import style_focus
+from ...plugins.tk_kit.ticks import TickTimer
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.spec import BridgeSpec
 from ..link_follower import ViewLinkFollower

@@ -236,9 +236,7 @@ class Session:
             "view_module": _file_digest(view_type.__module__),
             "model_module": _file_digest(model_type.__module__),
             "plugin_modules": sorted(
-                name
-                for name in sys.modules
-                if name.startswith("ardupilot_methodic_configurator.plugins.rc_receiver")
+                name for name in sys.modules if name.startswith("ardupilot_methodic_configurator.plugins.")
             ),
         }
         destroy = getattr(view, "destroy", None)

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep
+from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
@@ -106,7 +106,7 @@ def keyed_check(harness: ModelHarness, typed: list[str], out: io.StringIO) -> Gu
     """A person's terminal run over the Copter set, its parameters read, taking the keys in ``typed``."""
     harness.vehicle.parameters = dict(COPTER)
     harness.model.activate()
-    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    harness.poll_until(lambda state: state.guided.parameters_complete, "the parameter reads")
     return GuidePrompter(
         SimpleNamespace(model=harness.model),
         out,
@@ -131,7 +131,7 @@ def test_the_keys_confirm_the_steps_of_a_real_test_and_the_exit_status_follows_t
     state = move_every_stick(harness)
     typed.append("o")
     assert not check.tick(state)
-    assert harness.model.state.check.guide.step is GuideStep.WAIT_FAILSAFE
+    assert harness.model.state.guided.guide.step is GuideStep.WAIT_FAILSAFE
     harness.clock.advance(1.0)
     before = failsafe(harness, active=True)
     typed.append("i")
@@ -164,7 +164,7 @@ def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
         check.tick(harness.model.state)
 
     state = harness.model.state
-    assert state.check.guide.step is GuideStep.SWITCH_OFF
+    assert state.guided.guide.step is GuideStep.SWITCH_OFF
     assert any(
         line == "Sticks: throttle: skipped; roll: skipped; pitch: skipped; yaw: skipped"
         for line in format_summary(state)
@@ -175,7 +175,7 @@ def test_the_exit_status_is_3_for_failed_and_4_for_incomplete(harness: ModelHarn
     """GIVEN FS_THR_ENABLE 0, then a test not finished WHEN the run ends THEN 3, then 4."""
     harness.vehicle.parameters = {**COPTER, "FS_THR_ENABLE": 0}
     harness.model.activate()
-    state = harness.poll_until(lambda s: s.check.parameters_complete, "the parameter reads")
+    state = harness.poll_until(lambda s: s.guided.parameters_complete, "the parameter reads")
     out = io.StringIO()
     check = GuidePrompter(
         SimpleNamespace(model=harness.model), out, live=False, program_switches=False, keys=None
@@ -241,7 +241,7 @@ def test_a_paste_of_200000_keys_costs_a_few_actions_per_tick_and_quitting_still_
 
     harness.vehicle.parameters = dict(COPTER)
     harness.model.activate()
-    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    harness.poll_until(lambda state: state.guided.parameters_complete, "the parameter reads")
     counting = CountingModel(harness.model)
     master, slave = pty.openpty()
     pasted = b"oi" * 100_000 + b"q"
@@ -255,7 +255,10 @@ def test_a_paste_of_200000_keys_costs_a_few_actions_per_tick_and_quitting_still_
         reader = KeyReader(stream)
         with reader.active():
             check = GuidePrompter(
-                SimpleNamespace(model=counting), io.StringIO(), live=True, program_switches=False,
+                SimpleNamespace(model=counting),
+                io.StringIO(),
+                live=True,
+                program_switches=False,
                 keys=reader.keys,
             )
             writer = threading.Thread(target=paste, daemon=True)

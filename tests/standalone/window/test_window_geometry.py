@@ -27,7 +27,7 @@ import pytest
 
 from amc_rc_receiver import install_language
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -85,7 +85,7 @@ def window(request: pytest.FixtureRequest, language: str) -> Iterator[Standalone
         return (
             (root.winfo_width(), root.winfo_height()) == size
             and isinstance(state, RCReceiverState)
-            and state.check.parameters_complete
+            and state.guided.parameters_complete
             and view.channel_rows[0].text.endswith("µs")
         )
 
@@ -111,7 +111,7 @@ def demo_state(window: StandaloneWindow) -> RCReceiverState:
 
 def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
     """The demo's snapshot at ``step`` of a person's own test, with the longest content the view has."""
-    check = base.check
+    check = base.guided
     long_finding = Finding(
         code="step_file_differs",
         severity=Severity.WARNING,
@@ -129,7 +129,7 @@ def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
         base,
         failsafe=FailsafeStatus.ACTIVE,
         link_error=LINK_ERROR,
-        check=replace(
+        guided=replace(
             check,
             guide=replace(check.guide, step=step, automatic=False, stick=stick),
             findings=(long_finding, *check.findings),

@@ -16,7 +16,7 @@ from tkinter import ttk
 import pytest
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_tk_keys import KEY_OFF
+from amc_rc_receiver.plugins.rc_receiver.guide import KEY_OFF
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY

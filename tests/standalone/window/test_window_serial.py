@@ -159,7 +159,7 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
         wait(root, lambda: live(window.host.active_view), "live channels after the replug")
         fresh = window.host.active_model.state  # type: ignore[attr-defined]
         assert fresh.test_started_at > unplugged_at
-        assert [event.text for event in fresh.check.link_events] == [bar.status_text]
+        assert [event.text for event in fresh.guided.link_events] == [bar.status_text]
         wait(root, lambda: bar.earlier_tests == 1, "the offer to save the earlier test")
         assert bar.earlier_button.winfo_ismapped()
         assert window.save_earlier_reports(str(tmp_path / "receiver"))

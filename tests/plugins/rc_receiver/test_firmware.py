@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_evidence import (
+from amc_rc_receiver.plugins.rc_receiver.evidence import (
     ChannelSpans,
     RadioTimeline,
     channel_roles,
@@ -17,7 +17,7 @@ from amc_rc_receiver.plugins.rc_receiver_evidence import (
     firmware_banner,
     is_radio_message,
 )
-from amc_rc_receiver.plugins.rc_receiver_firmware import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import (
     VehicleFamily,
     enabled_protocols,
     failsafe_timing,

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins.rc_receiver_requests import (
+from amc_rc_receiver.plugins.rc_receiver.requests import (
     CommandManager,
     CommandOutcome,
     PendingCommand,
@@ -76,9 +76,7 @@ class PluginLink:
 
     def send_command(self, command: int, params: tuple[float, ...] = ()) -> PendingCommand:
         info = self.flight_controller.info
-        return self.commands.send(
-            self.master, command, params, int(info.system_id), int(info.component_id)
-        )
+        return self.commands.send(self.master, command, params, int(info.system_id), int(info.component_id))
 
     def expire_commands(self) -> None:
         self.commands.expire()

@@ -16,23 +16,20 @@ from tkinter import ttk
 import pytest
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
+    GuidedTest,
     GuideState,
     GuideStep,
     RCReceiverState,
-    ReceiverCheck,
     StickPrompt,
 )
-from amc_rc_receiver.plugins.rc_receiver_tk_keys import (
+from amc_rc_receiver.plugins.tk_kit.keys import (
     BUTTON_STYLE,
     FOCUS_THICKNESS,
-    KEY_OFF,
-    KEY_ON,
-    KEY_RESET,
-    KEY_SKIP,
     access_label,
 )
-from amc_rc_receiver.plugins.rc_receiver_tk_widgets import ScrollableFrame
+from amc_rc_receiver.plugins.tk_kit.scrolling import ScrollableFrame
 from amc_rc_receiver.standalone.terminal import prompter as terminal_prompter
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed
@@ -53,7 +50,7 @@ def tk_geometry() -> str:
 
 
 def at_step(step: GuideStep) -> RCReceiverState:
-    return replace(live_state(), check=ReceiverCheck(guide=GuideState(step=step)))
+    return replace(live_state(), guided=GuidedTest(guide=GuideState(step=step)))
 
 
 def shown_view(root: tk.Tk, state: RCReceiverState) -> tuple[RCReceiverView, ConfirmingModel]:
@@ -148,7 +145,7 @@ def test_s_skips_the_stick_a_person_is_asked_for_when_pressed_inside_the_check(r
     WHEN s is pressed THEN the stick is skipped (the model hears it)."""
     state = replace(
         live_state(),
-        check=ReceiverCheck(guide=GuideState(step=GuideStep.MOVE_STICKS, stick=StickPrompt("pitch", 3, 4))),
+        guided=GuidedTest(guide=GuideState(step=GuideStep.MOVE_STICKS, stick=StickPrompt("pitch", 3, 4))),
     )
     view, model = shown_view(root, state)
 

@@ -21,10 +21,6 @@ import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 
-from .rc_receiver_guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
-
-__all__ = ["KEY_OFF", "KEY_ON", "KEY_RESET", "KEY_SKIP"]
-
 FOCUS_COLOUR = "#1565c0"
 FOCUS_THICKNESS = 2
 # Our buttons' style: the theme's button with a ring that a person can see from a distance.

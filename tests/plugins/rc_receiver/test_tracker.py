@@ -17,18 +17,19 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.host.param_file import ParamEntry, StepFiles
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_check import StickHold
-from amc_rc_receiver.plugins.rc_receiver_firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver_guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
-from amc_rc_receiver.plugins.rc_receiver_report import build_markdown, build_report
-from amc_rc_receiver.plugins.rc_receiver_requests import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
+from amc_rc_receiver.plugins.rc_receiver.report import build_markdown, build_report
+from amc_rc_receiver.plugins.rc_receiver.requests import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
+    LiveReadings,
     ParameterSource,
     RCReceiverState,
     Severity,
     VerdictResult,
 )
+from amc_rc_receiver.plugins.rc_receiver.tracker import StickHold
 from tests.plugins.data_model_rc_receiver_harness import (
     COPTER,
     LOW,
@@ -59,7 +60,7 @@ def live_receiver(
 
 
 def codes(state: RCReceiverState) -> dict[str, Severity]:
-    return {finding.code: finding.severity for finding in state.check.findings}
+    return {finding.code: finding.severity for finding in state.guided.findings}
 
 
 # ---- parameters are read, never written -------------------------------------------------------
@@ -73,7 +74,7 @@ def test_the_receiver_parameters_are_read_by_name_and_shown_with_their_source(ha
     """
     state = with_parameters(harness)
 
-    values = {entry.name: (entry.value, entry.source) for entry in state.check.parameters}
+    values = {entry.name: (entry.value, entry.source) for entry in state.guided.parameters}
     assert values["FS_THR_ENABLE"] == (1.0, ParameterSource.READ)
     assert values["RC3_MIN"] == (1100.0, ParameterSource.READ)
     asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
@@ -95,7 +96,7 @@ def test_parameters_the_host_downloaded_are_used_and_not_asked_for_again(harness
 
     asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
     assert asked == {"RC_OPTIONS"}
-    assert state.check.parameter("FS_THR_ENABLE") == 1.0
+    assert state.guided.parameter("FS_THR_ENABLE") == 1.0
     assert "rc_failsafe_disabled" not in codes(state)
 
 
@@ -116,9 +117,9 @@ def test_a_parameter_the_vehicle_never_answers_is_asked_a_bounded_number_of_time
 
     asked = [param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ]
     assert asked.count("RC_FS_TIMEOUT") == MAX_ATTEMPTS
-    assert state.check.parameters_complete
+    assert state.guided.parameters_complete
     assert codes(state)["parameters_unavailable"] is Severity.INFO
-    timeout = next(entry for entry in state.check.parameters if entry.name == "RC_FS_TIMEOUT")
+    timeout = next(entry for entry in state.guided.parameters if entry.name == "RC_FS_TIMEOUT")
     assert timeout.source is ParameterSource.UNAVAILABLE
 
 
@@ -151,14 +152,14 @@ def test_each_parameter_finding_names_the_parameter_its_value_and_what_to_do(
     """
     state = with_parameters(harness, **changes)
 
-    finding = next(finding for finding in state.check.findings if finding.code == code)
+    finding = next(finding for finding in state.guided.findings if finding.code == code)
     assert finding.severity is severity
     name, value = next(iter(changes.items()))
     assert finding.parameter == name
     assert finding.value == value
     assert name in finding.message
     assert finding.action
-    failed = state.check.verdict.result is VerdictResult.FAILED
+    failed = state.guided.verdict.result is VerdictResult.FAILED
     assert failed is (severity is Severity.BLOCKING)
 
 
@@ -183,9 +184,9 @@ def test_rc_protocols_without_the_protocol_the_vehicle_decodes_fail_the_test(har
     harness.vehicle.send(mavlink2.MAVLink_statustext_message(7, b"RCInput: decoding SBUS"))
     state = harness.poll_after_sync()
 
-    assert state.check.detected_protocol == "SBUS"
+    assert state.guided.detected_protocol == "SBUS"
     assert codes(state)["rc_protocols_exclude_receiver"] is Severity.BLOCKING
-    assert [message.text for message in state.check.radio_messages] == ["RCInput: decoding SBUS"]
+    assert [message.text for message in state.guided.radio_messages] == ["RCInput: decoding SBUS"]
 
 
 def test_restricted_protocols_and_no_receiver_seen_warn_about_the_protocol(harness: ModelHarness) -> None:
@@ -198,7 +199,7 @@ def test_restricted_protocols_and_no_receiver_seen_warn_about_the_protocol(harne
     harness.vehicle.send_sys_status(present=False, enabled=False, healthy=False)
     state = harness.poll_after_sync()
     assert codes(state)["rc_protocols_restricted"] is Severity.WARNING
-    assert "CRSF" in next(f.message for f in state.check.findings if f.code == "rc_protocols_restricted")
+    assert "CRSF" in next(f.message for f in state.guided.findings if f.code == "rc_protocols_restricted")
 
 
 def test_a_throttle_stick_below_the_failsafe_value_is_a_warning(harness: ModelHarness) -> None:
@@ -225,10 +226,10 @@ def test_a_step_file_value_that_differs_from_the_flight_controller_is_said(harne
     )
     state = with_parameters(harness)
 
-    finding = next(f for f in state.check.findings if f.code == "step_file_differs")
+    finding = next(f for f in state.guided.findings if f.code == "step_file_differs")
     assert (finding.parameter, finding.value, finding.step_file_value) == ("FS_THR_VALUE", 975.0, 950.0)
     assert "05_remote_controller_receiver.param" in finding.message
-    assert state.check.step_file == "05_remote_controller_receiver.param"
+    assert state.guided.step_file == "05_remote_controller_receiver.param"
 
 
 def test_plane_names_its_own_failsafe_parameters(harness: ModelHarness) -> None:
@@ -249,7 +250,8 @@ def test_plane_names_its_own_failsafe_parameters(harness: ModelHarness) -> None:
     }
     harness.model.activate()
     state = harness.poll_until(
-        lambda s: s.check.family is VehicleFamily.PLANE and s.check.parameters_complete, "Plane's parameters"
+        lambda s: s.guided.family is VehicleFamily.PLANE and s.guided.parameters_complete,
+        "Plane's parameters",
     )
     asked = {param_name(m.param_id) for m in harness.plugin_messages() if m.get_type() == READ}
     assert {"THR_FAILSAFE", "THR_FS_VALUE", "FS_SHORT_TIMEOUT"} <= asked
@@ -266,8 +268,8 @@ ROVER_PARAMETERS = {
 
 
 def failsafe_timeout_text(state: RCReceiverState) -> str:
-    found = [f for f in state.check.findings if f.code.startswith("failsafe_timeout")]
-    assert found, [f.code for f in state.check.findings]
+    found = [f for f in state.guided.findings if f.code.startswith("failsafe_timeout")]
+    assert found, [f.code for f in state.guided.findings]
     return found[0].message
 
 
@@ -305,15 +307,16 @@ def test_a_rovers_failsafe_timing_follows_the_firmware_version_it_reports(
         )
     harness.model.activate()
     state = harness.poll_until(
-        lambda s: s.check.family is VehicleFamily.ROVER and s.check.parameters_complete, "Rover's parameters"
+        lambda s: s.guided.family is VehicleFamily.ROVER and s.guided.parameters_complete,
+        "Rover's parameters",
     )
     assert said in failsafe_timeout_text(state)
     assert "FS_TIMEOUT = 1.5 s then delays the failsafe action." in failsafe_timeout_text(state)
 
     live_receiver(harness)
     harness.model.confirm_transmitter(False)
-    deadline = harness.model.state.check.guide.failsafe_deadline
-    off_at = harness.model.state.check.guide.off_at
+    deadline = harness.model.state.guided.guide.failsafe_deadline
+    off_at = harness.model.state.guided.guide.off_at
     assert deadline is not None
     assert off_at is not None
     assert deadline - off_at == pytest.approx(timeout + FAILSAFE_MARGIN_S)
@@ -332,11 +335,11 @@ def test_channels_carry_their_roles_spans_and_the_flight_mode_slot(harness: Mode
     move_every_stick(harness)
     state = send_frame(harness, (1500, 1500, 1000, 1500, 1900))
 
-    roles = {channel.number: (channel.role, channel.moved) for channel in state.check.channels}
+    roles = {channel.number: (channel.role, channel.moved) for channel in state.guided.channels}
     assert roles[1] == ("roll", True)
     assert roles[3] == ("throttle", True)
     assert roles[4] == ("yaw", True)
-    mode = state.check.flight_mode
+    mode = state.guided.flight_mode
     assert mode is not None
     assert (mode.channel, mode.pwm, mode.slot, mode.mode_name) == (5, 1900, 6, "LAND")
 
@@ -356,19 +359,19 @@ def test_a_whole_guided_test_passes_and_times_the_failsafe_from_the_users_confir
     """
     with_parameters(harness)
     state = move_every_stick(harness)
-    assert state.check.guide.step is GuideStep.SWITCH_OFF
-    assert state.check.verdict.detail == "Switch the transmitter off."
+    assert state.guided.guide.step is GuideStep.SWITCH_OFF
+    assert state.guided.verdict.detail == "Switch the transmitter off."
 
     harness.model.confirm_transmitter(False)
-    assert harness.model.state.check.guide.step is GuideStep.WAIT_FAILSAFE
+    assert harness.model.state.guided.guide.step is GuideStep.WAIT_FAILSAFE
     harness.clock.advance(1.2)
     state = failsafe(harness, active=True)
-    assert state.check.guide.step is GuideStep.SWITCH_ON
+    assert state.guided.guide.step is GuideStep.SWITCH_ON
     harness.model.confirm_transmitter(True)
     state = failsafe(harness, active=False)
 
-    verdict = state.check.verdict
-    assert state.check.guide.step is GuideStep.DONE
+    verdict = state.guided.verdict
+    assert state.guided.guide.step is GuideStep.DONE
     assert verdict.result is VerdictResult.PASSED
     assert verdict.failsafe_latency_s == pytest.approx(1.2, abs=0.05)
     assert verdict.latency_from == "user"
@@ -400,8 +403,8 @@ def test_an_incomplete_test_names_the_next_step(harness: ModelHarness, steps: st
     if steps == "failsafe":
         state = failsafe(harness, active=True)
 
-    assert state.check.verdict.result is VerdictResult.INCOMPLETE
-    assert next_step in state.check.verdict.detail
+    assert state.guided.verdict.result is VerdictResult.INCOMPLETE
+    assert next_step in state.guided.verdict.detail
 
 
 def test_no_failsafe_after_switching_off_fails_with_the_most_likely_cause(harness: ModelHarness) -> None:
@@ -418,12 +421,12 @@ def test_no_failsafe_after_switching_off_fails_with_the_most_likely_cause(harnes
     harness.clock.advance(1.0 + FAILSAFE_MARGIN_S + 0.1)
     state = live_receiver(harness, pwm=(1500, 1500, 1000, 1500, 1100))
 
-    verdict = state.check.verdict
+    verdict = state.guided.verdict
     assert verdict.result is VerdictResult.FAILED
     assert "keeps sending valid pulses" in verdict.detail
     assert "throttle 1000 µs" in verdict.detail
     assert "FS_THR_VALUE = 975 µs" in verdict.detail
-    assert state.check.guide.step is GuideStep.SWITCH_ON
+    assert state.guided.guide.step is GuideStep.SWITCH_ON
 
 
 def test_a_failsafe_that_never_clears_fails_the_test(harness: ModelHarness) -> None:
@@ -440,8 +443,8 @@ def test_a_failsafe_that_never_clears_fails_the_test(harness: ModelHarness) -> N
     harness.clock.advance(RECOVERY_WAIT_S + 0.1)
     state = failsafe(harness, active=True)
 
-    assert state.check.verdict.result is VerdictResult.FAILED
-    assert "did not clear" in state.check.verdict.detail
+    assert state.guided.verdict.result is VerdictResult.FAILED
+    assert "did not clear" in state.guided.verdict.detail
 
 
 def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_asked_nothing(
@@ -467,10 +470,10 @@ def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_as
     assert switched == [False, True]
     state = failsafe(harness, active=False)
 
-    assert state.check.guide.automatic
-    assert state.check.verdict.result is VerdictResult.PASSED
-    assert state.check.verdict.latency_from == "program"
-    assert state.check.verdict.failsafe_latency_s == pytest.approx(0.8, abs=0.05)
+    assert state.guided.guide.automatic
+    assert state.guided.verdict.result is VerdictResult.PASSED
+    assert state.guided.verdict.latency_from == "program"
+    assert state.guided.verdict.failsafe_latency_s == pytest.approx(0.8, abs=0.05)
 
 
 def test_radio_statustext_of_the_vehicle_joins_the_timeline_and_others_do_not(harness: ModelHarness) -> None:
@@ -486,9 +489,9 @@ def test_radio_statustext_of_the_vehicle_joins_the_timeline_and_others_do_not(ha
     harness.vehicle.send(mavlink2.MAVLink_statustext_message(4, b"Radio Failsafe"), system_id=42)
     state = harness.poll_after_sync()
 
-    texts = [message.text for message in state.check.radio_messages]
+    texts = [message.text for message in state.guided.radio_messages]
     assert texts == ["Radio Failsafe - Disarming", "PreArm: Throttle below failsafe"]
-    assert all(message.at == harness.clock.now for message in state.check.radio_messages)
+    assert all(message.at == harness.clock.now for message in state.guided.radio_messages)
 
 
 def test_start_a_new_test_forgets_the_evidence_but_keeps_the_parameters(harness: ModelHarness) -> None:
@@ -502,9 +505,9 @@ def test_start_a_new_test_forgets_the_evidence_but_keeps_the_parameters(harness:
     harness.model.reset_test()
     state = harness.model.state
 
-    assert not any(channel.moved for channel in state.check.channels)
-    assert state.check.transmitter_events == ()
-    assert state.check.parameters_complete
+    assert not any(channel.moved for channel in state.guided.channels)
+    assert state.guided.transmitter_events == ()
+    assert state.guided.parameters_complete
 
 
 # ---- what is rebuilt only on change still changes when its inputs do ------------------------------
@@ -521,9 +524,9 @@ def test_the_wait_for_failsafe_counts_the_seconds_while_nothing_else_changes(har
     harness.model.confirm_transmitter(False)
 
     harness.clock.advance(0.3)
-    first = harness.model.poll().check.verdict.detail
+    first = harness.model.poll().guided.verdict.detail
     harness.clock.advance(0.3)
-    second = harness.model.poll().check.verdict.detail
+    second = harness.model.poll().guided.verdict.detail
 
     assert "(0.3 s since the transmitter went off)" in first
     assert "(0.6 s since the transmitter went off)" in second
@@ -539,10 +542,10 @@ def test_values_held_during_failsafe_count_once_they_come_back_live(harness: Mod
     live_receiver(harness)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
     harness.vehicle.send_rc_channels(list(LOW), chancount=8, rssi=180)
-    held = harness.poll_after_sync().check.channel(1)
+    held = harness.poll_after_sync().guided.channel(1)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
     harness.vehicle.send_rc_channels(list(LOW), chancount=8, rssi=180)
-    live = harness.poll_after_sync().check.channel(1)
+    live = harness.poll_after_sync().guided.channel(1)
 
     assert held is not None
     assert (held.last_us, held.min_us) == (1100, 1500)
@@ -563,7 +566,7 @@ def test_a_parameter_the_host_changes_between_polls_shows_in_the_next_snapshot(h
     harness.fc.fc_parameters["FS_THR_ENABLE"] = 0.0
     state = harness.model.poll()
 
-    assert state.check.parameter("FS_THR_ENABLE") == 0.0
+    assert state.guided.parameter("FS_THR_ENABLE") == 0.0
     assert codes(state)["rc_failsafe_disabled"] is Severity.BLOCKING
 
 
@@ -574,15 +577,29 @@ def test_a_guided_test_kept_between_polls_is_the_one_built_afresh(harness: Model
          on, recovery, idle again), polling twice after each step
     THEN after every poll the snapshot's guided test equals one built afresh from the same inputs.
     """
-    tracker = harness.model._check  # the part under test keeps a memo; compare it with a rebuild
+    tracker = harness.model._tracker  # the part under test keeps a memo; compare it with a rebuild
 
     def same_as_fresh(state: RCReceiverState) -> RCReceiverState:
         for current in (state, harness.model.poll()):
-            kept = tracker._check_memo
-            tracker._check_memo = None
-            fresh = tracker.build(current, (1, 1))
-            tracker._check_memo = kept
-            assert current.check == fresh
+            kept = tracker._guided_memo
+            tracker._guided_memo = None
+            fresh = tracker.build(
+                LiveReadings(
+                    now=current.now,
+                    connected=current.connected,
+                    telemetry_live=current.has_live_telemetry,
+                    rc_channels_live=current.rc_channels_live,
+                    rssi=current.rssi,
+                    receiver_present=current.receiver_present,
+                    failsafe=current.failsafe,
+                    failsafe_observed=current.failsafe_observed,
+                    recovery_observed=current.recovery_observed,
+                    failsafe_transitions=current.failsafe_transitions,
+                ),
+                (1, 1),
+            )
+            tracker._guided_memo = kept
+            assert current.guided == fresh
         return current
 
     same_as_fresh(with_parameters(harness))
@@ -616,8 +633,8 @@ def test_no_failsafe_is_concluded_only_from_telemetry_that_stayed_live(harness: 
     assert not blind.has_live_telemetry
     state = live_receiver(harness, pwm=(1500, 1500, 1000, 1500, 1100))
 
-    assert state.check.verdict.result is VerdictResult.INCOMPLETE
-    assert state.check.guide.step is GuideStep.WAIT_FAILSAFE
+    assert state.guided.verdict.result is VerdictResult.INCOMPLETE
+    assert state.guided.guide.step is GuideStep.WAIT_FAILSAFE
 
 
 def test_a_link_event_joins_the_timeline_of_the_test_and_its_report(harness: ModelHarness) -> None:
@@ -629,7 +646,7 @@ def test_a_link_event_joins_the_timeline_of_the_test_and_its_report(harness: Mod
     """
     with_parameters(harness)
     harness.model.note_link_event("Reconnected to /dev/ttyACM1\x1b[2J: a fresh test started.")
-    check = harness.model.state.check
+    check = harness.model.state.guided
     assert [(event.at, event.text) for event in check.link_events] == [
         (harness.clock.now, "Reconnected to /dev/ttyACM1\\x1b[2J: a fresh test started.")
     ]
@@ -639,7 +656,7 @@ def test_a_link_event_joins_the_timeline_of_the_test_and_its_report(harness: Mod
     )
     assert "Reconnected to /dev/ttyACM1" in build_markdown(report)
     harness.model.reset_test()
-    assert harness.model.state.check.link_events == ()
+    assert harness.model.state.guided.link_events == ()
 
 
 # ---- which failsafe fired, RSSI that is not live, the protocol and CRSF/ELRS rules --------------
@@ -666,7 +683,7 @@ def test_a_failsafe_from_a_low_throttle_is_named_with_the_throttle_and_the_fails
     with_parameters(harness)
     move_every_stick(harness)
     state = failsafe_with(harness, throttle=900, rssi=0)
-    found = {finding.code: finding for finding in state.check.findings}
+    found = {finding.code: finding for finding in state.guided.findings}
     assert "failsafe_by_low_throttle" in found
     assert "throttle 900 µs, below FS_THR_VALUE = 975 µs" in found["failsafe_by_low_throttle"].message
     assert "failsafe_by_no_pulses" not in found
@@ -700,7 +717,7 @@ def test_an_rssi_that_keeps_its_value_through_the_failsafe_is_a_warning_and_one_
     move_every_stick(harness)
     held = failsafe_with(harness, throttle=1500, rssi=180)
     assert codes(held)["rssi_held_in_failsafe"] is Severity.WARNING
-    assert "(180)" in next(f.message for f in held.check.findings if f.code == "rssi_held_in_failsafe")
+    assert "(180)" in next(f.message for f in held.guided.findings if f.code == "rssi_held_in_failsafe")
 
     harness.model.reset_test()
     failsafe(harness, active=False)
@@ -724,8 +741,8 @@ def test_the_decoded_protocol_is_read_without_its_instance_and_rc_protocols_all_
     """
     with_parameters(harness, RC_PROTOCOLS=1)
     state = decoding(harness, b"RCInput: decoding SBUS(1)")
-    assert state.check.detected_protocol == "SBUS"
-    advice = next(finding for finding in state.check.findings if finding.code == "rc_protocols_all")
+    assert state.guided.detected_protocol == "SBUS"
+    advice = next(finding for finding in state.guided.findings if finding.code == "rc_protocols_all")
     assert advice.severity is Severity.INFO
     assert "Set RC_PROTOCOLS to 8 (SBUS only)" in advice.action
 

@@ -10,20 +10,20 @@ label.  Pure functions of snapshot fields, through `_()`; no Tk, so the terminal
 
 from __future__ import annotations
 
-from .. import _
-from .rc_receiver_evidence import FLIGHT_MODE_ROLE
-from .rc_receiver_firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
-from .rc_receiver_snapshot import (
+from ... import _
+from .evidence import FLIGHT_MODE_ROLE
+from .firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
+from .snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
     Finding,
     FlightModeReading,
+    GuidedTest,
     GuideStep,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     RadioMessage,
     RCReceiverState,
-    ReceiverCheck,
     Severity,
     StickOutcome,
     StickPrompt,
@@ -257,7 +257,7 @@ def stick_outcome_text(family: VehicleFamily, stick: StickResult) -> str:
     )
 
 
-def sticks_text(check: ReceiverCheck) -> str:
+def sticks_text(check: GuidedTest) -> str:
     """What the stick step found so far, one stick after the other; empty before it found anything."""
     if all(stick.outcome is StickOutcome.PENDING for stick in check.sticks):
         return ""
@@ -276,7 +276,7 @@ def verdict_label(result: VerdictResult) -> str:
     return labels[result]
 
 
-def guide_instruction(check: ReceiverCheck) -> str:
+def guide_instruction(check: GuidedTest) -> str:
     """What the guide asks for now, in a person's words (the program's own steps for a demo)."""
     guide = check.guide
     automatic = guide.automatic
@@ -344,7 +344,7 @@ def message_text(message: RadioMessage, test_started_at: float) -> str:
     )
 
 
-def rssi_is_link_quality(check: ReceiverCheck) -> bool:
+def rssi_is_link_quality(check: GuidedTest) -> bool:
     """``RC_OPTIONS`` bit 11: the RSSI the flight controller reports is CRSF link quality."""
     options = check.parameter("RC_OPTIONS")
     return options is not None and bool(int(options) & RC_OPTION_CRSF_LINK_QUALITY)

@@ -3,7 +3,7 @@
 """The immutable snapshot of the receiver check, the one thing that crosses from the model to a view.
 
 `RCReceiverState` holds the live readings (channels, RSSI, receiver bits, rates, interval
-requests, link problems) and `ReceiverCheck`, the guided test (parameters, findings, channel
+requests, link problems) and `GuidedTest`, the guided test (parameters, findings, channel
 evidence, radio messages, guide and verdict).  Both are frozen dataclasses of numbers, strings,
 enums and tuples: comparable field by field, so a view redraws only what changed, and storable as
 they are in a report.  Sentences (findings, verdict) are built in the current language when the
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
-from .rc_receiver_firmware import VehicleFamily
+from .firmware import VehicleFamily
 
 
 class Severity(Enum):
@@ -212,7 +211,7 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class ReceiverCheck:
+class GuidedTest:
     """Everything the guided test knows beyond the live readings."""
 
     family: VehicleFamily = VehicleFamily.UNKNOWN
@@ -306,6 +305,26 @@ def _empty_channels() -> tuple[ChannelReading, ...]:
 
 
 @dataclass(frozen=True)
+class LiveReadings:
+    """What the guided test reads of one poll's live telemetry, made before the guided test.
+
+    The poll goes one way: messages -> these readings -> the guided test -> `RCReceiverState`,
+    so the guided test never sees a snapshot that is still being made.
+    """
+
+    now: float
+    connected: bool
+    telemetry_live: bool
+    rc_channels_live: bool
+    rssi: int | None
+    receiver_present: bool | None
+    failsafe: FailsafeStatus
+    failsafe_observed: bool
+    recovery_observed: bool
+    failsafe_transitions: tuple[tuple[FailsafeStatus, float], ...]
+
+
+@dataclass(frozen=True)
 class RCReceiverState:
     """Everything the receiver check shows, at one instant.
 
@@ -350,26 +369,8 @@ class RCReceiverState:
     test_started_at: float = 0.0
     now: float = 0.0
     # The guided test: parameter findings, channel roles, radio messages, guide and verdict.
-    check: ReceiverCheck = field(default_factory=ReceiverCheck)
+    guided: GuidedTest = field(default_factory=GuidedTest)
 
     @property
     def has_live_telemetry(self) -> bool:
         return self.rc_channels_live or self.sys_status_live
-
-
-_STATE_DEFAULTS = dict(vars(RCReceiverState()))
-_STATE_FIELDS = frozenset(_STATE_DEFAULTS)
-
-
-def receiver_state(**fields: Any) -> RCReceiverState:
-    """`RCReceiverState` with ``fields`` and the defaults for the rest, for the model's every poll.
-
-    The same snapshot the constructor makes, made without the frozen dataclass's check of each
-    field on assignment (half the cost of a poll's snapshot); a name that is no field is refused.
-    """
-    unknown = fields.keys() - _STATE_FIELDS
-    if unknown:
-        raise TypeError(f"RCReceiverState has no field {sorted(unknown)[0]!r}")
-    state = object.__new__(RCReceiverState)
-    state.__dict__.update(_STATE_DEFAULTS, **fields)
-    return state

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from pymavlink import mavutil
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
-from .rc_receiver_snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ChannelReading, FailsafeStatus
+from .snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ChannelReading, FailsafeStatus
 
 HEARTBEAT_ID: int = int(_mavlink.MAVLINK_MSG_ID_HEARTBEAT)
 SYS_STATUS_ID: int = int(_mavlink.MAVLINK_MSG_ID_SYS_STATUS)
@@ -43,6 +43,7 @@ RC_RECEIVER_SENSOR_BIT: int = int(_mavlink.MAV_SYS_STATUS_SENSOR_RC_RECEIVER)
 # RC_CHANNELS.rssi: 0..254 is the signal strength, 255 means "unknown".
 RSSI_MAX = 254
 RSSI_UNKNOWN = 255
+
 
 def _integer(value: object) -> int | None:
     # ``type() is int`` first: the common case, cheaper than two isinstance calls.
@@ -241,6 +242,7 @@ def link_kind(master: object) -> str | None:
 
 STREAMS: tuple[tuple[int, str], ...] = ((RC_CHANNELS_ID, "RC_CHANNELS"), (SYS_STATUS_ID, "SYS_STATUS"))
 TELEMETRY = frozenset(name for _id, name in STREAMS)
+
 
 class FlightControllerInfoLike(Protocol):
     @property

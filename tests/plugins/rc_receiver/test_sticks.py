@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.demo.transmitter import STICK_AXES, StickLayout, Transmitter
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily
-from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep, Severity, StickOutcome, VerdictResult
-from amc_rc_receiver.plugins.rc_receiver_sticks import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
+from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep, Severity, StickOutcome, VerdictResult
+from amc_rc_receiver.plugins.rc_receiver.sticks import (
     HOLD_S,
     SETTLE_S,
     STICK_TIMEOUT_S,
@@ -52,13 +52,13 @@ def harness() -> Iterator[ModelHarness]:
 
 
 def outcomes(harness: ModelHarness) -> dict[str, tuple[StickOutcome, int | None]]:
-    check = harness.model.state.check
+    check = harness.model.state.guided
     return {stick.axis: (stick.outcome, stick.moved_channel) for stick in check.sticks}
 
 
 def finding(harness: ModelHarness, code: str) -> str:
-    found = [f for f in harness.model.state.check.findings if f.code == code]
-    assert found, f"no {code} finding in {[f.code for f in harness.model.state.check.findings]}"
+    found = [f for f in harness.model.state.guided.findings if f.code == code]
+    assert found, f"no {code} finding in {[f.code for f in harness.model.state.guided.findings]}"
     return f"{found[0].message} {found[0].action}"
 
 
@@ -76,7 +76,7 @@ def test_the_step_asks_for_one_stick_at_a_time_in_order_throttle_first(harness: 
     asked = []
     for channel, end in STICK_PUSHES.items():
         send_frame(harness, REST)
-        prompt = harness.model.state.check.guide.stick
+        prompt = harness.model.state.guided.guide.stick
         assert prompt is not None
         asked.append((prompt.axis, prompt.number, prompt.count))
         push_stick(harness, channel, end)
@@ -85,7 +85,7 @@ def test_the_step_asks_for_one_stick_at_a_time_in_order_throttle_first(harness: 
     assert asked == [("throttle", 1, 4), ("roll", 2, 4), ("pitch", 3, 4), ("yaw", 4, 4)]
     channels = dict(zip(COPTER_AXES, (3, 1, 2, 4), strict=True))
     assert outcomes(harness) == {axis: (StickOutcome.CORRECT, n) for axis, n in channels.items()}
-    assert state.check.guide.step is GuideStep.SWITCH_OFF
+    assert state.guided.guide.step is GuideStep.SWITCH_OFF
 
 
 def test_a_reversed_pitch_is_named_with_the_transmitter_fix_first(harness: ModelHarness) -> None:
@@ -103,7 +103,7 @@ def test_a_reversed_pitch_is_named_with_the_transmitter_fix_first(harness: Model
     assert "CH2 went up (1500 → 2000 µs)" in text
     assert "Reverse CH2 in the transmitter" in text
     assert "RC2_REVERSED = 1" in text
-    assert harness.model.state.check.verdict.result is VerdictResult.FAILED
+    assert harness.model.state.guided.verdict.result is VerdictResult.FAILED
 
 
 def test_rcn_reversed_turns_the_expected_direction_round(harness: ModelHarness) -> None:
@@ -167,7 +167,7 @@ def test_a_skipped_stick_is_named_as_not_checked_in_a_passed_verdict(harness: Mo
         push_stick(harness, channel, STICK_PUSHES[channel])
     send_frame(harness, REST)
     harness.model.skip_stick()
-    assert harness.model.state.check.guide.step is GuideStep.SWITCH_OFF
+    assert harness.model.state.guided.guide.step is GuideStep.SWITCH_OFF
     harness.model.confirm_transmitter(False)
     harness.clock.advance(1.0)
     failsafe(harness, active=True)
@@ -175,8 +175,8 @@ def test_a_skipped_stick_is_named_as_not_checked_in_a_passed_verdict(harness: Mo
     state = failsafe(harness, active=False)
 
     assert outcomes(harness)["yaw"] == (StickOutcome.SKIPPED, None)
-    assert state.check.verdict.result is VerdictResult.PASSED
-    assert "Not checked: yaw: skipped." in state.check.verdict.detail
+    assert state.guided.verdict.result is VerdictResult.PASSED
+    assert "Not checked: yaw: skipped." in state.guided.verdict.detail
 
 
 def test_a_stick_no_channel_answers_times_out_as_a_warning_and_the_step_goes_on(
@@ -197,10 +197,10 @@ def test_a_stick_no_channel_answers_times_out_as_a_warning_and_the_step_goes_on(
     assert "No channel moved within 20 s of asking for the throttle stick." in finding(
         harness, "stick_not_moved"
     )
-    prompt = harness.model.state.check.guide.stick
+    prompt = harness.model.state.guided.guide.stick
     assert prompt is not None
     assert prompt.axis == "roll"
-    severities = {f.code: f.severity for f in harness.model.state.check.findings}
+    severities = {f.code: f.severity for f in harness.model.state.guided.findings}
     assert severities["stick_not_moved"] is Severity.WARNING
 
 
@@ -221,8 +221,8 @@ def test_a_throttle_let_down_and_a_stick_still_held_are_not_taken_for_the_next_s
     send_frame(harness, REST)
     harness.clock.advance(HOLD_S)
     send_frame(harness, REST)
-    assert harness.model.state.check.guide.stick is not None
-    assert harness.model.state.check.guide.stick.axis == "roll"
+    assert harness.model.state.guided.guide.stick is not None
+    assert harness.model.state.guided.guide.stick.axis == "roll"
     push_stick(harness, 1, 2000)
 
     assert outcomes(harness)["roll"] == (StickOutcome.CORRECT, 1)
@@ -262,7 +262,7 @@ def test_a_rover_asks_for_steering_then_a_centring_throttle(harness: ModelHarnes
     centred = (1500, 1500, 1500, 1500, 1100)
     push_stick(harness, 1, 2000, rest=centred)
     push_stick(harness, 3, 2000, rest=centred)
-    check = harness.model.state.check
+    check = harness.model.state.guided
 
     assert check.family is VehicleFamily.ROVER
     assert [(s.axis, s.role, s.outcome) for s in check.sticks] == [

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_telemetry import (
+from amc_rc_receiver.plugins.rc_receiver.readings import (
     HEARTBEAT_ID,
     MAV_CMD_SET_MESSAGE_INTERVAL,
     RC_CHANNELS_ID,

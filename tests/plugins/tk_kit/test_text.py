@@ -14,7 +14,7 @@ from tkinter import ttk
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_tk_text import (
+from amc_rc_receiver.plugins.tk_kit.text import (
     ELLIPSIS,
     LABEL_INSET,
     TextMeasure,
@@ -127,6 +127,7 @@ def test_labels_wrap_again_at_their_frames_new_width_when_it_changes(root: tk.Tk
 
     follower.show(label, text, setter)
     root.geometry("200x400")
+
     def room() -> int:  # the frame's width less the margin and the label's own inset
         return frame.winfo_width() - 10 - LABEL_INSET
 

@@ -22,7 +22,7 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 
-from .rc_receiver_firmware import (
+from .firmware import (
     MAX_RC_CHANNEL,
     FamilyParameters,
     VehicleFamily,
@@ -32,8 +32,8 @@ from .rc_receiver_firmware import (
     mode_slot,
     stick_channels,
 )
-from .rc_receiver_snapshot import ChannelEvidence, FlightModeReading, RadioMessage
-from .rc_receiver_telemetry import readable_text
+from .readings import readable_text
+from .snapshot import ChannelEvidence, FlightModeReading, RadioMessage
 
 MOVED_SPAN_US = 400
 _PWM_NO_VALUE = (0, 65535)
@@ -76,9 +76,8 @@ class ChannelSpans:
         self._last: dict[int, int] = {}
         self._min: dict[int, int] = {}
         self._max: dict[int, int] = {}
-        # Grows whenever a value changes, so `evidence` is rebuilt only when it would differ.
+        # Grows whenever a value changes: the guided test is rebuilt only when an input moved.
         self.version = 0
-        self._evidence: tuple[int, dict[int, str], tuple[ChannelEvidence, ...]] | None = None
         # The previous RC_CHANNELS: a receiver at rest repeats it, and a repeat changes nothing.
         self._previous: tuple[int, tuple[int, ...], bool] | None = None
 
@@ -126,14 +125,6 @@ class ChannelSpans:
 
     def evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:
         """Every channel seen or given a role, in channel order."""
-        memo = self._evidence
-        if memo is not None and memo[0] == self.version and memo[1] == roles:
-            return memo[2]
-        evidence = self._build_evidence(roles)
-        self._evidence = (self.version, dict(roles), evidence)
-        return evidence
-
-    def _build_evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:
         numbers = sorted(set(self._last) | set(roles))
         result = []
         for number in numbers:

@@ -1,43 +1,36 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The receiver view's widgets: lamps and bars, the guided test's banner, guide (with the stick step's
-picture), roles and lists, and the Tk plumbing every view of this program shares (a tick timer,
-scrolling).
+picture), roles and lists.
 
 Each visual pairs colour with text, so no state is told by colour alone.  The guided test's parts
 are built once and then only updated through the view's cached setter, so an unchanged value
 never reaches Tk; while RC failsafe is active the channel bars take a held-values style, because
 ArduPilot keeps sending the last PWM values and a bar that looks alive then misleads.
 
-`TickTimer` is the one repeating ``after()`` of a view: it ticks only while started, not suspended
-and not closed, keeps at most one id pending, and every way out cancels it, so no tick outlives its
-view.  `ScrollableFrame` scrolls its ``interior`` vertically and stretches it to its width, so
-content wraps instead of scrolling sideways, and binds the mouse wheel only while the pointer is
-over it.  The words the widgets show are `rc_receiver_wording`'s.
+The words the widgets show are `rc_receiver.wording`'s.
 """
 
 from __future__ import annotations
 
-import contextlib
 import tkinter as tk
 from collections.abc import Callable, Mapping, Sequence
 from tkinter import ttk
 
-from .. import _
-from .rc_receiver_evidence import FLIGHT_MODE_ROLE
-from .rc_receiver_firmware import centring
-from .rc_receiver_snapshot import (
+from ... import _
+from ..rc_receiver.evidence import FLIGHT_MODE_ROLE
+from ..rc_receiver.firmware import centring
+from ..rc_receiver.guide import KEY_OFF, KEY_ON, KEY_SKIP
+from ..rc_receiver.snapshot import (
     ChannelEvidence,
+    GuidedTest,
     GuideStep,
-    ReceiverCheck,
     Severity,
     StickPrompt,
     Verdict,
     VerdictResult,
 )
-from .rc_receiver_tk_keys import KEY_OFF, KEY_ON, KEY_SKIP, ViewKeys
-from .rc_receiver_tk_text import LABEL_INSET, TextMeasure, WrapFollower
-from .rc_receiver_wording import (
+from ..rc_receiver.wording import (
     channel_role_text,
     channel_span_text,
     finding_text,
@@ -46,211 +39,9 @@ from .rc_receiver_wording import (
     message_text,
     verdict_label,
 )
-
-
-class TickTimer:
-    """Calls ``callback`` every ``interval_ms`` milliseconds on ``widget``'s event loop while running."""
-
-    def __init__(self, widget: tk.Misc, interval_ms: int, callback: Callable[[], object]) -> None:
-        self._widget = widget
-        self._interval_ms = max(1, int(interval_ms))
-        self._callback = callback
-        self._timer_id: str | None = None
-        self._active = False
-        self._suspended = False
-        self._closed = False
-
-    @property
-    def timer_id(self) -> str | None:
-        """The pending ``after()`` id, or ``None`` when no tick is scheduled."""
-        return self._timer_id
-
-    @property
-    def active(self) -> bool:
-        """True from ``start()`` until ``stop()`` or ``close()``, suspended or not."""
-        return self._active
-
-    @property
-    def suspended(self) -> bool:
-        return self._suspended
-
-    @property
-    def running(self) -> bool:
-        """True while ticks are due: started and not suspended."""
-        return self._active and not self._suspended
-
-    def start(self) -> None:
-        """Tick from now on (once resumed, if suspended); a second call keeps the pending tick."""
-        if self._closed:
-            return
-        self._active = True
-        if not self._suspended:
-            self._arm()
-
-    def stop(self) -> None:
-        """Stop ticking and forget any suspension; ``start()`` begins afresh."""
-        self._active = False
-        self._suspended = False
-        self._cancel()
-
-    def suspend(self) -> None:
-        """Pause ticking until ``resume()``, staying started."""
-        self._suspended = True
-        self._cancel()
-
-    def resume(self) -> None:
-        """End a suspension; ticking continues if the timer is started."""
-        self._suspended = False
-        if self._active:
-            self._arm()
-
-    def close(self) -> None:
-        """Stop for good, e.g. when the widget is destroyed; later ``start()`` calls do nothing."""
-        self._active = False
-        self._closed = True
-        self._cancel()
-
-    def _arm(self) -> None:
-        if self._timer_id is None:
-            self._timer_id = self._widget.after(self._interval_ms, self._fire)
-
-    def _cancel(self) -> None:
-        if self._timer_id is not None:
-            timer_id, self._timer_id = self._timer_id, None
-            # The widget may already be gone, taking its pending timers with it.
-            with contextlib.suppress(tk.TclError):
-                self._widget.after_cancel(timer_id)
-
-    def _fire(self) -> None:
-        self._timer_id = None
-        # A cancel that Tk could not carry out must still not lead to a tick.
-        if not self.running:
-            return
-        self._callback()
-        if self.running:
-            self._arm()
-
-
-# X11 reports the wheel as buttons 4/5; Windows and macOS as <MouseWheel> with a delta.
-_WHEEL_EVENTS = ("<MouseWheel>", "<Button-4>", "<Button-5>")
-
-
-def match_theme_background(canvas: tk.Canvas) -> None:
-    """Give a plain Tk canvas the ttk theme's frame background, so it does not show as a grey box."""
-    background = str(ttk.Style(canvas).lookup("TFrame", "background") or "")
-    if background:
-        with contextlib.suppress(tk.TclError):
-            canvas.configure(background=background)
-
-
-def grid_with_scrollbars(
-    frame: ttk.Frame, tree: ttk.Treeview, *, horizontal: bool = True
-) -> tuple[ttk.Scrollbar, ttk.Scrollbar | None]:
-    """Grid ``tree`` into ``frame`` with a vertical and (unless its columns always fit, ``horizontal``
-    false) a horizontal scrollbar; the tree takes the room.
-
-    Returns the (vertical, horizontal) scrollbars.  ``frame`` must hold nothing else.
-    """
-    yscroll = ttk.Scrollbar(frame, orient=tk.VERTICAL, command=tree.yview)
-    tree.configure(yscrollcommand=yscroll.set)
-    tree.grid(row=0, column=0, sticky=tk.NSEW)
-    yscroll.grid(row=0, column=1, sticky=tk.NS)
-    xscroll = None
-    if horizontal:
-        xscroll = ttk.Scrollbar(frame, orient=tk.HORIZONTAL, command=tree.xview)
-        tree.configure(xscrollcommand=xscroll.set)
-        xscroll.grid(row=1, column=0, sticky=tk.EW)
-    frame.rowconfigure(0, weight=1)
-    frame.columnconfigure(0, weight=1)
-    return yscroll, xscroll
-
-
-class ScrollableFrame(ttk.Frame):
-    """A ttk.Frame whose ``interior`` scrolls vertically when taller than the frame."""
-
-    def __init__(self, parent: tk.Misc, **kwargs: object) -> None:
-        super().__init__(parent, **kwargs)  # type: ignore[arg-type]
-        self.canvas = tk.Canvas(self, borderwidth=0, highlightthickness=0)
-        match_theme_background(self.canvas)
-        self.scrollbar = ttk.Scrollbar(self, orient=tk.VERTICAL, command=self.canvas.yview)
-        self.canvas.configure(yscrollcommand=self.scrollbar.set)
-        self.scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
-        self.canvas.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
-
-        self.interior = ttk.Frame(self.canvas)
-        self._window = self.canvas.create_window(0, 0, window=self.interior, anchor=tk.NW)
-
-        # Told the visible width whenever it changes, so content can rearrange itself to it.
-        self.on_width: Callable[[int], None] | None = None
-        self.interior.bind("<Configure>", self._on_interior_configure)
-        self.canvas.bind("<Configure>", self._on_canvas_configure)
-        self._wheel_bound = False
-        self.bind("<Enter>", self._bind_wheel)
-        self.bind("<Leave>", self._unbind_wheel)
-
-    def _on_interior_configure(self, _event: tk.Event[tk.Misc]) -> None:
-        self.canvas.configure(
-            scrollregion=(0, 0, self.interior.winfo_reqwidth(), self.interior.winfo_reqheight())
-        )
-
-    def _on_canvas_configure(self, event: tk.Event[tk.Misc]) -> None:
-        self.canvas.itemconfigure(self._window, width=event.width)
-        if self.on_width is not None:
-            self.on_width(int(event.width))
-
-    def see(self, widget: tk.Misc) -> None:
-        """Scroll so that ``widget``, somewhere inside the interior, is in view (a focused button)."""
-        if not _inside(widget, self.interior):
-            return
-        height = max(1, self.interior.winfo_height())
-        top = widget.winfo_rooty() - self.interior.winfo_rooty()
-        bottom = top + widget.winfo_height()
-        shown_top = int(self.canvas.canvasy(0))
-        shown = self.canvas.winfo_height()
-        if top < shown_top:
-            self.canvas.yview_moveto(top / height)
-        elif bottom > shown_top + shown:
-            self.canvas.yview_moveto(max(0, bottom - shown) / height)
-
-    def _bind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
-        for sequence in _WHEEL_EVENTS:
-            self.bind_all(sequence, self._on_wheel)
-        self._wheel_bound = True
-
-    def _unbind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
-        if not self._wheel_bound:
-            return
-        self._wheel_bound = False
-        for sequence in _WHEEL_EVENTS:
-            self.unbind_all(sequence)
-
-    def _on_wheel(self, event: tk.Event[tk.Misc]) -> None:
-        # Scrolling content that already fits would only jitter it.
-        if self.interior.winfo_reqheight() <= self.canvas.winfo_height():
-            return
-        if event.num == 4:
-            steps = -1
-        elif event.num == 5:
-            steps = 1
-        else:
-            steps = -1 if event.delta > 0 else 1
-        self.canvas.yview_scroll(steps, "units")
-
-    def destroy(self) -> None:
-        # bind_all bindings outlive the widget; drop ours so they never call a dead canvas.
-        with contextlib.suppress(tk.TclError):
-            self._unbind_wheel()
-        super().destroy()
-
-
-def _inside(widget: tk.Misc, ancestor: tk.Misc) -> bool:
-    current: tk.Misc | None = widget
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = current.master
-    return False
-
+from ..tk_kit.keys import ViewKeys
+from ..tk_kit.scrolling import match_theme_background
+from ..tk_kit.text import LABEL_INSET, TextMeasure, WrapFollower
 
 COLOUR_UNKNOWN = "#9e9e9e"
 _LAMP_DIAMETER = 14
@@ -516,7 +307,7 @@ class GuidePanel:
             keys.add(self.on_button, KEY_ON)
             keys.add(self.skip_button, KEY_SKIP)
 
-    def render(self, check: ReceiverCheck, setter: Setter) -> None:
+    def render(self, check: GuidedTest, setter: Setter) -> None:
         guide = check.guide
         setter(self.instruction, "text", guide_instruction(check))
         asks_off = not guide.automatic and guide.step in (GuideStep.MOVE_STICKS, GuideStep.SWITCH_OFF)
@@ -557,7 +348,7 @@ class ChannelRoles:
         style = ttk.Style(parent)
         style.configure(HELD_BAR_STYLE, background=HELD_BAR_COLOUR, troughcolor=HELD_TROUGH_COLOUR)
 
-    def render(self, check: ReceiverCheck, setter: Setter) -> None:
+    def render(self, check: GuidedTest, setter: Setter) -> None:
         for number, (role, span) in enumerate(zip(self.roles, self.spans, strict=True), start=1):
             channel = check.channel(number)
             setter(role, "text", channel_role_text(channel))
@@ -613,10 +404,10 @@ def _role_column_texts() -> dict[int, Sequence[str]]:
     }
 
 
-def findings_entries(check: ReceiverCheck) -> list[tuple[str, str]]:
+def findings_entries(check: GuidedTest) -> list[tuple[str, str]]:
     return [(finding_text(finding), SEVERITY_COLOURS[finding.severity]) for finding in check.findings]
 
 
-def message_entries(check: ReceiverCheck, test_started_at: float) -> list[tuple[str, str]]:
+def message_entries(check: GuidedTest, test_started_at: float) -> list[tuple[str, str]]:
     recent = check.radio_messages[-MAX_MESSAGES_SHOWN:]
     return [(message_text(message, test_started_at), "") for message in recent]

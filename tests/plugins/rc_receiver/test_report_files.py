@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_report import (
+from amc_rc_receiver.plugins.rc_receiver.report import (
     REPORT_BASENAME,
     SCHEMA_VERSION,
     ReportPathError,
@@ -26,7 +26,7 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
     report_paths,
     write_report,
 )
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 
 pytestmark = pytest.mark.pure
 
@@ -165,8 +165,8 @@ def test_new_report_files_get_the_permissions_of_the_users_umask(tmp_path: Path)
 _WRITE_WITH_A_FULL_DISK = textwrap.dedent(
     """
     import resource, signal, sys
-    from amc_rc_receiver.plugins.rc_receiver_report import ReportWriteError, write_report
-    from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+    from amc_rc_receiver.plugins.rc_receiver.report import ReportWriteError, write_report
+    from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write() instead of a killed process
     resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
     try:

@@ -14,7 +14,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_report import (
+from amc_rc_receiver.plugins.rc_receiver.report import (
     REPORT_BASENAME,
     SCHEMA_ID,
     SCHEMA_VERSION,
@@ -24,14 +24,12 @@ from amc_rc_receiver.plugins.rc_receiver_report import (
     save_to_vehicle_directory,
     write_report,
 )
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
 
 pytestmark = pytest.mark.loopback
 
-SCHEMA_FILE = (
-    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
-)
+SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 
 
 def validate(report: object) -> None:
@@ -56,7 +54,7 @@ def harness() -> Iterator[ModelHarness]:
 def passed_test(harness: ModelHarness) -> RCReceiverState:
     harness.vehicle.parameters = dict(COPTER)
     harness.model.activate()
-    harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    harness.poll_until(lambda state: state.guided.parameters_complete, "the parameter reads")
     move_every_stick(harness)
     harness.model.confirm_transmitter(False)
     harness.clock.advance(1.0)
@@ -133,7 +131,7 @@ def test_in_the_methodic_configurator_the_report_goes_into_the_vehicle_directory
         harness.fc, clock=harness.clock, local_filesystem=VehicleDirectory(tmp_path)
     )
     state = passed_test(harness)
-    assert state.check.report_directory == str(tmp_path)
+    assert state.guided.report_directory == str(tmp_path)
 
     written = save_to_vehicle_directory(state)
 
@@ -159,7 +157,7 @@ def test_text_from_the_vehicle_stays_text_in_the_markdown_report(harness: ModelH
     for text in (b"RC\n\n# RC receiver check: PASSED\n", b"RC | forged | row", b"RC *bold* [link](x)"):
         harness.vehicle.send(mavlink2.MAVLink_statustext_message(4, text))
     state = harness.poll_after_sync()
-    assert state.check.verdict.result.value == "INCOMPLETE"
+    assert state.guided.verdict.result.value == "INCOMPLETE"
 
     markdown = build_markdown(build_report(state))
     lines = markdown.splitlines()

@@ -34,11 +34,11 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .. import _
-from .rc_receiver_evidence import stick_role
-from .rc_receiver_firmware import RCMAP_DEFAULTS, VehicleFamily, centring, family_parameters, stick_channel
-from .rc_receiver_snapshot import Finding, Severity, StickOutcome, StickPrompt, StickResult
-from .rc_receiver_wording import stick_action, stick_name
+from ... import _
+from .evidence import stick_role
+from .firmware import RCMAP_DEFAULTS, VehicleFamily, centring, family_parameters, stick_channel
+from .snapshot import Finding, Severity, StickOutcome, StickPrompt, StickResult
+from .wording import stick_action, stick_name
 
 MID_US = 1500
 # Far enough from both the value before the push and the centre to be a stick at its end.

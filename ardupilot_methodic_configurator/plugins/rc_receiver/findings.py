@@ -7,7 +7,7 @@ parameter, its value and what to do; `parameter_findings` runs them all in table
 says nothing about a parameter whose value is not known yet, so a finding never rests on a guess.
 The facts follow ArduPilot's own code: Copter's pre-arm check refuses ``FS_THR_VALUE`` below 910
 or not 10 µs under the throttle channel's ``RCn_MIN``; what the bits of ``RC_OPTIONS`` and
-``RC_PROTOCOLS`` and the values of ``RSSI_TYPE`` mean is in `rc_receiver_firmware`.
+``RC_PROTOCOLS`` and the values of ``RSSI_TYPE`` mean is in `rc_receiver.firmware`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .. import _
-from .rc_receiver_firmware import (
+from ... import _
+from .firmware import (
     CRSF,
     ELRS_ARM_CHANNEL,
     RC_OPTION_CRSF_LINK_QUALITY,
@@ -37,14 +37,15 @@ from .rc_receiver_firmware import (
     protocol_enabled,
     throttle_channel,
 )
-from .rc_receiver_snapshot import Finding, Severity, StickResult
-from .rc_receiver_sticks import stick_findings
+from .snapshot import Finding, Severity, StickResult
+from .sticks import stick_findings
 
 # Copter's PreArm "Check FS_THR_VALUE": at least 910 (a PPM encoder's loss-of-signal value is
 # 900) and at least 10 µs under the throttle minimum.
 MIN_FAILSAFE_PWM = 910
 FAILSAFE_PWM_MARGIN = 10
 LONG_FAILSAFE_TIMEOUT_S = 3.0
+
 
 @dataclass(frozen=True)
 class FindingInputs:

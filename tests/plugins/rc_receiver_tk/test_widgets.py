@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_tk_widgets import TickTimer
+from amc_rc_receiver.plugins.tk_kit.ticks import TickTimer
 from tests.support.tk import pending_after_ids, pump_until
 
 pytestmark = pytest.mark.tk

@@ -22,10 +22,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .. import _
-from .rc_receiver_snapshot import FailsafeStatus, RCReceiverState, VerdictResult
-from .rc_receiver_telemetry import readable_text
-from .rc_receiver_wording import role_label, stick_outcome_label, stick_outcome_text, verdict_label
+from ... import _
+from .readings import readable_text
+from .snapshot import FailsafeStatus, RCReceiverState, VerdictResult
+from .wording import role_label, stick_outcome_label, stick_outcome_text, verdict_label
 
 SCHEMA_VERSION = 2
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
@@ -47,7 +47,7 @@ def _relative(state: RCReceiverState, at: float | None) -> float | None:
 
 
 def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
-    check = state.check
+    check = state.guided
     events: list[tuple[float, dict[str, Any]]] = []
     # First, so that at the same instant a stick's answer precedes the switch it led to.
     for stick in check.sticks:
@@ -72,7 +72,7 @@ def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
 
 def build_report(state: RCReceiverState, *, generated_at: datetime | None = None) -> dict[str, Any]:
     """The JSON report (a dict ready for ``json.dumps``) of ``state``."""
-    check = state.check
+    check = state.guided
     verdict = check.verdict
     when = generated_at or datetime.now(timezone.utc)
     return {
@@ -437,7 +437,7 @@ def _write_temporary(target: Path, content: bytes) -> str:
 
 def save_to_vehicle_directory(state: RCReceiverState) -> tuple[Path, Path] | None:
     """In the methodic configurator: write into the vehicle directory; None when there is none."""
-    directory = state.check.report_directory
+    directory = state.guided.report_directory
     if not directory:
         return None
     return write_report(state, Path(directory) / REPORT_BASENAME)

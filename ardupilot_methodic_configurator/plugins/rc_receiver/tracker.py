@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
 
-`ReceiverCheckTracker` is fed by the data model: every message of the selected vehicle the poll
+`GuidedTestTracker` is fed by the data model: every message of the selected vehicle the poll
 reads (HEARTBEAT for the vehicle type, PARAM_VALUE, STATUSTEXT, RC_CHANNELS for all 16 inputs,
 SYS_STATUS), one `poll()` per tick to send the parameter reads that are due, and the lifecycle
 (new connection, new test, resume).  `build()` turns it all, plus the live snapshot, into the
-frozen `ReceiverCheck` with findings and verdict.
+frozen `GuidedTest` with findings and verdict.
 
 What it takes from its host, read each time because the host changes them under it: the flight
 controller's ``fc_parameters`` (the methodic configurator fills them at connect; empty in our own
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .rc_receiver_evidence import (
+from .evidence import (
     FLIGHT_MODE_ROLE,
     ChannelSpans,
     FailsafeWitness,
@@ -38,8 +38,8 @@ from .rc_receiver_evidence import (
     channel_roles,
     flight_mode_reading,
 )
-from .rc_receiver_findings import FindingInputs, parameter_findings
-from .rc_receiver_firmware import (
+from .findings import FindingInputs, parameter_findings
+from .firmware import (
     MAX_RC_CHANNEL,
     ROLE_PARAMETERS,
     FirmwareVersion,
@@ -53,19 +53,20 @@ from .rc_receiver_firmware import (
     version_from_banner,
     wanted_parameters,
 )
-from .rc_receiver_guide import GuideInputs, TransmitterGuide, VerdictInputs, VerdictMemo
-from .rc_receiver_requests import ParameterReader
-from .rc_receiver_snapshot import (
+from .guide import GuideInputs, TransmitterGuide
+from .readings import readable_text, sys_status_failsafe
+from .requests import ParameterReader
+from .snapshot import (
     FailsafeStatus,
     Finding,
+    GuidedTest,
     LinkEvent,
+    LiveReadings,
     ParameterSource,
     ParameterValue,
-    RCReceiverState,
-    ReceiverCheck,
 )
-from .rc_receiver_sticks import judge_sticks, stick_axes
-from .rc_receiver_telemetry import readable_text, sys_status_failsafe
+from .sticks import judge_sticks, stick_axes
+from .verdict import VerdictInputs, decide_verdict
 
 TransmitterSwitch = Callable[[bool], object]
 
@@ -114,16 +115,22 @@ def _host_values(flight_controller: object) -> Mapping[str, Any]:
     return values if isinstance(values, Mapping) else {}
 
 
-class ReceiverCheckTracker:
+class GuidedTestTracker:
     """State of the guided test, fed message by message; see the module docstring."""
 
     def __init__(
-        self, flight_controller: object, local_filesystem: object = None, parameter_editor: object = None
+        self,
+        reader: ParameterReader,
+        flight_controller: object,
+        local_filesystem: object = None,
+        parameter_editor: object = None,
     ) -> None:
+        # The reads are the model's to send (the one place that writes to the link); the tracker
+        # says which names it wants and reads the answers.
+        self._reader = reader
         self._fc = flight_controller
         self._files = local_filesystem
         self._editor = parameter_editor
-        self._reader = ParameterReader()
         self._spans = ChannelSpans()
         self._radio = RadioTimeline()
         self._witness = FailsafeWitness()
@@ -160,10 +167,9 @@ class ReceiverCheckTracker:
         self._derived: tuple[dict[str, float], dict[str, float]] | None = None
         self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
         self._parameters_memo: tuple[object, tuple[ParameterValue, ...]] | None = None
-        self._verdict_memo = VerdictMemo()
         self._wanted_memo: dict[tuple[VehicleFamily, float | None], tuple[str, ...]] = {}
         self._roles_memo: tuple[object, dict[int, str]] | None = None
-        self._check_memo: tuple[tuple[object, ...], ReceiverCheck] | None = None
+        self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -320,14 +326,12 @@ class ReceiverCheckTracker:
 
     # ----------------------------------------------------------------- per tick
 
-    def poll(self, master: Any, target: tuple[int | None, int | None], now: float, *, may_send: bool) -> None:
-        """Send the parameter reads that are due and, for a program-owned transmitter, switch it."""
+    def plan(self, now: float) -> None:
+        """Decide what this tick asks for: the parameter reads the test wants now (the model sends
+        them) and, for a program-owned transmitter and sticks, what they are to do."""
         family = self.family()
         host, values = self._host_and_values()
         self._reader.want(self._wanted(family, values), host)
-        target_system, target_component = target
-        if may_send and target_system is not None:
-            self._reader.send_due(master, target_system, target_component or 0, now)
         self._drive_sticks()
         self._drive_transmitter(now)
 
@@ -471,33 +475,31 @@ class ReceiverCheckTracker:
 
     # ----------------------------------------------------------------- snapshot
 
-    def build(
-        self, state: RCReceiverState, target: tuple[int | None, int | None] = (None, None)
-    ) -> ReceiverCheck:
-        """The guided test as of ``state``.
+    def build(self, live: LiveReadings, target: tuple[int | None, int | None] = (None, None)) -> GuidedTest:
+        """The guided test as of this poll's ``live`` readings.
 
         Built every poll, and most polls change nothing it shows: the previous one is kept when
         every input is the same and time alone cannot change it (no deadline runs).
         """
         try:
             self._witness.observe(
-                active=state.failsafe is FailsafeStatus.ACTIVE,
-                rssi=state.rssi if state.rc_channels_live else None,
+                active=live.failsafe is FailsafeStatus.ACTIVE,
+                rssi=live.rssi if live.rc_channels_live else None,
                 throttle_us=self._spans.last(throttle_channel(self._values())),
                 transmitter_off=self._guide.state.off_at is not None and self._guide.state.on_at is None,
             )
-            key = self._inputs(state, target)
-            memo = self._check_memo
-            if memo is not None and memo[0] == key and self._guide.unchanged_at(state.now):
+            key = self._inputs(live, target)
+            memo = self._guided_memo
+            if memo is not None and memo[0] == key and self._guide.unchanged_at(live.now):
                 return memo[1]
-            check = self._build(state, target)
-            self._check_memo = (key, check)
+            check = self._build(live, target)
+            self._guided_memo = (key, check)
             return check
         finally:
             # The host may change its parameters before the next poll.
             self._forget_derived()
 
-    def _inputs(self, state: RCReceiverState, target: tuple[int | None, int | None]) -> tuple[object, ...]:
+    def _inputs(self, live: LiveReadings, target: tuple[int | None, int | None]) -> tuple[object, ...]:
         """Everything `_build` reads but the time."""
         return (
             self.family(),
@@ -517,18 +519,18 @@ class ReceiverCheckTracker:
             self._guide.version,
             self._guide.sticks_version,
             self._link_events,
-            state.has_live_telemetry,
-            state.connected,
-            state.receiver_present,
-            state.failsafe,
-            state.failsafe_observed,
-            state.recovery_observed,
-            state.failsafe_transitions,
-            state.rssi,
-            state.rc_channels_live,
+            live.telemetry_live,
+            live.connected,
+            live.receiver_present,
+            live.failsafe,
+            live.failsafe_observed,
+            live.recovery_observed,
+            live.failsafe_transitions,
+            live.rssi,
+            live.rc_channels_live,
         )
 
-    def _build(self, state: RCReceiverState, target: tuple[int | None, int | None]) -> ReceiverCheck:
+    def _build(self, live: LiveReadings, target: tuple[int | None, int | None]) -> GuidedTest:
         family = self.family()
         host, values = self._host_and_values()
         wanted = self._wanted(family, values)
@@ -549,9 +551,9 @@ class ReceiverCheckTracker:
         axes = stick_axes(family)
         guide = self._guide.update(
             GuideInputs(
-                now=state.now,
-                telemetry_live=state.has_live_telemetry,
-                transitions=state.failsafe_transitions,
+                now=live.now,
+                telemetry_live=live.telemetry_live,
+                transitions=live.failsafe_transitions,
                 failsafe_timeout_s=timeout,
                 automatic=self._switch is not None,
                 throttle_us=self._spans.last(throttle_channel(values)),
@@ -570,9 +572,9 @@ class ReceiverCheckTracker:
                 unavailable=frozenset(name for name in unavailable if name in wanted),
                 step_file=step_name,
                 step_values=step_values,
-                receiver_present=state.receiver_present,
-                rssi_live=state.rc_channels_live,
-                rssi=state.rssi,
+                receiver_present=live.receiver_present,
+                rssi_live=live.rc_channels_live,
+                rssi=live.rssi,
                 detected_protocol=self._radio.detected_protocol,
                 live_throttle_min_us=self._live_throttle_min,
                 failsafe_seen=self._witness.failsafe_seen,
@@ -584,27 +586,27 @@ class ReceiverCheckTracker:
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
-        verdict = self._verdict_memo.decide(
+        verdict = decide_verdict(
             VerdictInputs(
                 family=family,
                 values=values,
                 findings=findings,
                 guide=guide,
                 channels=channels,
-                connected=state.connected,
-                telemetry_live=state.has_live_telemetry,
-                receiver_present=state.receiver_present,
-                failsafe=state.failsafe,
-                failsafe_observed=state.failsafe_observed,
-                recovery_observed=state.recovery_observed,
-                transitions=state.failsafe_transitions,
+                connected=live.connected,
+                telemetry_live=live.telemetry_live,
+                receiver_present=live.receiver_present,
+                failsafe=live.failsafe,
+                failsafe_observed=live.failsafe_observed,
+                recovery_observed=live.recovery_observed,
+                transitions=live.failsafe_transitions,
                 parameters_complete=complete,
                 failsafe_timeout_s=timeout,
-                now=state.now,
+                now=live.now,
                 sticks=sticks,
             )
         )
-        return ReceiverCheck(
+        return GuidedTest(
             family=family,
             system_id=target[0],
             component_id=target[1],

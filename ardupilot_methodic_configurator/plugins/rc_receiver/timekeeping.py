@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .rc_receiver_snapshot import FailsafeStatus
+from .snapshot import FailsafeStatus
 
 REBOOT_JUMP_S = 1.0
 

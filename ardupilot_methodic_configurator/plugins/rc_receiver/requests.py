@@ -38,9 +38,8 @@ from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as _mavlink
 
-from .. import _
-from .rc_receiver_snapshot import IntervalRequestOutcome, IntervalRequestStatus
-from .rc_receiver_telemetry import (
+from ... import _
+from .readings import (
     DEFAULT_INTERVAL_US,
     MAV_CMD_SET_MESSAGE_INTERVAL,
     REQUESTED_INTERVAL_US,
@@ -49,6 +48,7 @@ from .rc_receiver_telemetry import (
     int_field,
     message_type,
 )
+from .snapshot import IntervalRequestOutcome, IntervalRequestStatus
 
 COMMAND_LONG_PARAM_COUNT = 7
 MAX_PENDING_COMMANDS = 64  # a bound, far above the two interval requests this tool makes
