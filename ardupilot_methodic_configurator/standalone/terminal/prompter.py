@@ -22,11 +22,26 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from ... import _
 from ...plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
 from ...plugins.rc_receiver.report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver.snapshot import GuideStep, RCReceiverState, Severity
-from ...plugins.rc_receiver.wording import flight_mode_text, role_label, stick_instruction, sticks_text
+from ...plugins.rc_receiver.wording import (
+    channel_role_line_text,
+    decoded_protocol_text,
+    earlier_test_text,
+    failsafe_held_values_text,
+    failsafe_latency_text,
+    finding_event_text,
+    finding_line_text,
+    finding_summary_text,
+    flight_mode_text,
+    radio_message_event_text,
+    report_not_written_text,
+    report_written_text,
+    step_line_text,
+    sticks_text,
+    verdict_line_text,
+)
 from ..options import EXIT_ERROR, EXIT_STATUS
 
 KEY_QUIT = "q"
@@ -40,63 +55,22 @@ def exit_status(state: RCReceiverState) -> int:
     return EXIT_STATUS[state.guided.verdict.result.value]
 
 
-# ----------------------------------------------------------------------------- texts
-
-
-def instruction(state: RCReceiverState) -> str:
-    """The step as the terminal asks for it (keys instead of buttons)."""
-    guide = state.guided.guide
-    if guide.automatic:
-        texts = {
-            GuideStep.SWITCH_OFF: _("The program switches its transmitter off now."),
-            GuideStep.SWITCH_ON: _("The program switches its transmitter back on now."),
-        }
-    else:
-        texts = {
-            GuideStep.SWITCH_OFF: _("Switch the transmitter off now, then press o (it is off)."),
-            GuideStep.SWITCH_ON: _("Switch the transmitter back on, then press i (it is on)."),
-        }
-    common = {
-        GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
-        GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
-        GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
-        GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
-        GuideStep.DONE: _("Test finished."),
-    }
-    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
-        text = stick_instruction(state.guided.family, guide.stick)
-        return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
-    return texts.get(guide.step) or common[guide.step]
-
-
-def verdict_line(state: RCReceiverState) -> str:
-    verdict = state.guided.verdict
-    return _("Verdict: {result} - {detail}").format(
-        result=verdict.headline or verdict.result.value, detail=verdict.detail
-    )
+# ----------------------------------------------------------------------------- lines
 
 
 def format_check_lines(state: RCReceiverState) -> list[str]:
     """The guided test's lines of the live screen."""
     check = state.guided
-    lines = ["", verdict_line(state), _("Step: {step}").format(step=instruction(state))]
-    roles = [
-        _("CH{number} {role} {range}").format(
-            number=channel.number,
-            role=role_label(channel.role),
-            range=_("moved") if channel.moved else _("not moved"),
-        )
-        for channel in check.channels
-        if channel.role is not None
-    ]
+    lines = ["", verdict_line_text(state), step_line_text(state)]
+    roles = [channel_role_line_text(channel) for channel in check.channels if channel.role is not None]
     if roles:
         lines.append(", ".join(roles))
     mode = flight_mode_text(check.flight_mode)
     if mode:
         lines.append(mode)
     if state.failsafe.value == "active":
-        lines.append(_("RC failsafe: the channels show the last values held, not live input."))
-    lines.extend(_("finding: {text}").format(text=finding.message) for finding in check.findings)
+        lines.append(failsafe_held_values_text())
+    lines.extend(finding_line_text(finding) for finding in check.findings)
     return lines
 
 
@@ -106,21 +80,17 @@ def describe_check_events(previous: RCReceiverState | None, state: RCReceiverSta
     check = state.guided
     events: list[str] = []
     if before is None or check.guide.step is not before.guide.step or check.guide.stick != before.guide.stick:
-        events.append(_("Step: {step}").format(step=instruction(state)))
+        events.append(step_line_text(state))
     if before is None or check.verdict.result is not before.verdict.result:
-        events.append(verdict_line(state))
+        events.append(verdict_line_text(state))
     old = set() if before is None else {finding.code + str(finding.parameter) for finding in before.findings}
     for finding in check.findings:
         if finding.code + str(finding.parameter) not in old:
-            events.append(
-                _("Finding ({severity}): {text}").format(
-                    severity=finding.severity.value, text=finding.message
-                )
-            )
+            events.append(finding_event_text(finding))
     last = before.radio_messages[-1].at if before is not None and before.radio_messages else None
     for message in check.radio_messages:
         if last is None or message.at > last:
-            events.append(_("Flight controller: {text}").format(text=message.text))
+            events.append(radio_message_event_text(message))
     return events
 
 
@@ -131,30 +101,18 @@ def format_summary(state: RCReceiverState) -> list[str]:
     """The summary printed when the run ends."""
     check = state.guided
     verdict = check.verdict
-    lines = ["", "=" * 60, verdict_line(state)]
+    lines = ["", "=" * 60, verdict_line_text(state)]
     if verdict.failsafe_latency_s is not None:
-        lines.append(
-            _("RC failsafe {latency:.1f} s after the transmitter went off.").format(
-                latency=verdict.failsafe_latency_s
-            )
-        )
+        lines.append(failsafe_latency_text(verdict.failsafe_latency_s))
     sticks = sticks_text(check)
     if sticks:
         lines.append(sticks)
     if check.detected_protocol is not None:
-        lines.append(
-            _("Receiver protocol the flight controller decodes: {protocol}").format(
-                protocol=check.detected_protocol
-            )
-        )
+        lines.append(decoded_protocol_text(check.detected_protocol))
     for finding in check.findings:
         # Which way the failsafe fired is part of the result, though it asks for nothing.
         if finding.severity is not Severity.INFO or finding.code in _FAILSAFE_TRIGGER_CODES:
-            lines.append(
-                _("{severity}: {message} {action}").format(
-                    severity=finding.severity.value, message=finding.message, action=finding.action
-                )
-            )
+            lines.append(finding_summary_text(finding))
     lines.append("=" * 60)
     return lines
 
@@ -286,12 +244,7 @@ class GuidePrompter:
         status = exit_status(state)
         earlier_tests = list(getattr(self._session, "previous_tests", ()))
         for number, earlier in enumerate(earlier_tests, start=1):
-            self._out.write(
-                _("Earlier test {number} (before the link was re-established): {verdict}").format(
-                    number=number, verdict=verdict_line(earlier)
-                )
-                + "\n"
-            )
+            self._out.write(earlier_test_text(number, earlier) + "\n")
         if self._report:
             status = self._write_reports(state, earlier_tests, status)
         self._out.flush()
@@ -308,18 +261,15 @@ class GuidePrompter:
                 for number, earlier in enumerate(earlier_tests, start=1)
             ]
         except ReportPathError as error:
-            self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
+            self._out.write(report_not_written_text(error) + "\n")
             return EXIT_ERROR
         for test, target in [*targets, (state, self._report)]:
             try:
                 json_path, markdown_path = write_report(test, target)
             except (OSError, ReportPathError) as error:
-                self._out.write(_("The report could not be written: {error}").format(error=error) + "\n")
+                self._out.write(report_not_written_text(error) + "\n")
                 # A script that asked for the report must not take its absence for success.
                 status = EXIT_ERROR
             else:
-                self._out.write(
-                    _("Report written: {json} and {markdown}").format(json=json_path, markdown=markdown_path)
-                    + "\n"
-                )
+                self._out.write(report_written_text(json_path, markdown_path) + "\n")
         return status

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep
+from amc_rc_receiver.plugins.rc_receiver.wording import terminal_step_text
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
@@ -23,7 +24,6 @@ from amc_rc_receiver.standalone.terminal.prompter import (
     KeyReader,
     describe_check_events,
     format_summary,
-    instruction,
     key_actions,
 )
 from tests.plugins.data_model_rc_receiver_harness import (
@@ -158,7 +158,7 @@ def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
     out = io.StringIO()
     check = keyed_check(harness, typed, out)
     state = send_frame(harness, REST)
-    assert "(s: skip this stick)" in instruction(state)
+    assert "(s: skip this stick)" in terminal_step_text(state)
     for _stick in range(4):
         typed.append("s")
         check.tick(harness.model.state)
