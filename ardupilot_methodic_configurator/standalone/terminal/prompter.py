@@ -58,37 +58,41 @@ def exit_status(state: RCReceiverState) -> int:
 # ----------------------------------------------------------------------------- lines
 
 
-def format_check_lines(state: RCReceiverState) -> list[str]:
+def format_guided_lines(state: RCReceiverState) -> list[str]:
     """The guided test's lines of the live screen."""
-    check = state.guided
+    guided = state.guided
     lines = ["", verdict_line_text(state), step_line_text(state)]
-    roles = [channel_role_line_text(channel) for channel in check.channels if channel.role is not None]
+    roles = [channel_role_line_text(channel) for channel in guided.channels if channel.role is not None]
     if roles:
         lines.append(", ".join(roles))
-    mode = flight_mode_text(check.flight_mode)
+    mode = flight_mode_text(guided.flight_mode)
     if mode:
         lines.append(mode)
     if state.failsafe.value == "active":
         lines.append(failsafe_held_values_text())
-    lines.extend(finding_line_text(finding) for finding in check.findings)
+    lines.extend(finding_line_text(finding) for finding in guided.findings)
     return lines
 
 
-def describe_check_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
+def describe_guided_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
     """Event lines for the log: a new step, a new verdict, a new finding, a radio message."""
     before = previous.guided if previous is not None else None
-    check = state.guided
+    guided = state.guided
     events: list[str] = []
-    if before is None or check.guide.step is not before.guide.step or check.guide.stick != before.guide.stick:
+    if (
+        before is None
+        or guided.guide.step is not before.guide.step
+        or guided.guide.stick != before.guide.stick
+    ):
         events.append(step_line_text(state))
-    if before is None or check.verdict.result is not before.verdict.result:
+    if before is None or guided.verdict.result is not before.verdict.result:
         events.append(verdict_line_text(state))
     old = set() if before is None else {finding.code + str(finding.parameter) for finding in before.findings}
-    for finding in check.findings:
+    for finding in guided.findings:
         if finding.code + str(finding.parameter) not in old:
             events.append(finding_event_text(finding))
     last = before.radio_messages[-1].at if before is not None and before.radio_messages else None
-    for message in check.radio_messages:
+    for message in guided.radio_messages:
         if last is None or message.at > last:
             events.append(radio_message_event_text(message))
     return events
@@ -99,17 +103,17 @@ _FAILSAFE_TRIGGER_CODES = frozenset({"failsafe_by_low_throttle", "failsafe_by_no
 
 def format_summary(state: RCReceiverState) -> list[str]:
     """The summary printed when the run ends."""
-    check = state.guided
-    verdict = check.verdict
+    guided = state.guided
+    verdict = guided.verdict
     lines = ["", "=" * 60, verdict_line_text(state)]
     if verdict.failsafe_latency_s is not None:
         lines.append(failsafe_latency_text(verdict.failsafe_latency_s))
-    sticks = sticks_text(check)
+    sticks = sticks_text(guided)
     if sticks:
         lines.append(sticks)
-    if check.detected_protocol is not None:
-        lines.append(decoded_protocol_text(check.detected_protocol))
-    for finding in check.findings:
+    if guided.detected_protocol is not None:
+        lines.append(decoded_protocol_text(guided.detected_protocol))
+    for finding in guided.findings:
         # Which way the failsafe fired is part of the result, though it asks for nothing.
         if finding.severity is not Severity.INFO or finding.code in _FAILSAFE_TRIGGER_CODES:
             lines.append(finding_summary_text(finding))

@@ -31,7 +31,7 @@ from ...plugins.rc_receiver.wording import (
 )
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.texts import link_summary_text, loop_cut_text
-from .prompter import describe_check_events, format_check_lines
+from .prompter import describe_guided_events, format_guided_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
@@ -123,7 +123,7 @@ class TextFrontEnd:
         lines = [screen_title_text(), ""]
         lines.extend(format_status_line(state).split(" | "))
         lines.extend(request_line_text(request) for request in state.interval_requests)
-        lines.extend(format_check_lines(state))
+        lines.extend(format_guided_lines(state))
         if bridge is not None:
             lines.append("")
             lines.extend(format_bridge_summary(bridge))
@@ -133,7 +133,7 @@ class TextFrontEnd:
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
         elapsed = max(0.0, now - self._start)
-        events = describe_events(self._previous, state) + describe_check_events(self._previous, state)
+        events = describe_events(self._previous, state) + describe_guided_events(self._previous, state)
         if bridge is not None:
             events += describe_bridge_events(self._previous_bridge, bridge)
             self._previous_bridge = bridge

@@ -22,7 +22,7 @@ from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
     GuidePrompter,
     KeyReader,
-    describe_check_events,
+    describe_guided_events,
     format_summary,
     key_actions,
 )
@@ -138,7 +138,7 @@ def test_the_keys_confirm_the_steps_of_a_real_test_and_the_exit_status_follows_t
     check.tick(before)
     harness.clock.advance(0.2)
     state = failsafe(harness, active=False)
-    assert "Step: Test finished." in describe_check_events(before, state)
+    assert "Step: Test finished." in describe_guided_events(before, state)
     assert check.tick(state)  # a log run ends once the test has finished
 
     assert check.finish(state) == EXIT_PASSED
@@ -204,7 +204,7 @@ def test_text_from_the_vehicle_cannot_drive_the_terminal(harness: ModelHarness) 
     harness.vehicle.send(mavlink2.MAVLink_statustext_message(4, b"RC \x1b[2J\x1b[31mFAKE\r\nx"))
     state = harness.poll_after_sync()
 
-    printed = "\n".join([*describe_check_events(before, state), *format_summary(state)])
+    printed = "\n".join([*describe_guided_events(before, state), *format_summary(state)])
 
     assert "Flight controller: RC \\x1b[2J\\x1b[31mFAKE\\r\\nx" in printed
     assert not [char for char in printed if char != "\n" and (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0)]
