@@ -104,7 +104,7 @@ def test_the_documented_model_constants_match_the_code(sentence: str, home: str,
 def test_the_documented_ack_timeout_and_plugin_name_match_the_code() -> None:
     """GIVEN the ACK timeout and plugin name in the document WHEN compared THEN they match the code."""
     from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-    from amc_rc_receiver.plugins.rc_receiver.requests import CommandManager
+    from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager
 
     text = DOC.read_text(encoding="utf-8")
     assert f"timed out after {CommandManager.DEFAULT_ACK_TIMEOUT_S} s" in text

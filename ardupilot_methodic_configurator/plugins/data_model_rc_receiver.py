@@ -7,7 +7,7 @@ a new connection and the bounded read each reset some of the same dozen fields (
 the carried message, the queue-emptied time, the request state), and what each transition must
 forget is the invariant that keeps one test's evidence out of another's; kept in one class, those
 rules read side by side.  The pure parts are elsewhere (`rc_receiver.readings`,
-`rc_receiver.timekeeping`, `rc_receiver.requests`, the guided test in `rc_receiver.tracker`).
+`rc_receiver.timekeeping`, `rc_receiver.commands`, `rc_receiver.streams`, `rc_receiver.parameter_reads`, the guided test in `rc_receiver.tracker`).
 
 Each `poll()` does bounded, non-blocking work: it reads at most 50 messages with `recv_msg()` and
 sends each through one table, from its type to the one part that reads it (h11 dispatches by
@@ -38,6 +38,8 @@ from dataclasses import replace
 from typing import Any
 
 from .. import _
+from .rc_receiver.commands import CommandManager
+from .rc_receiver.parameter_reads import ParameterReader
 from .rc_receiver.readings import (
     ChannelsSample,
     RCReceiverFlightController,
@@ -50,13 +52,13 @@ from .rc_receiver.readings import (
     status_sample,
     sys_status_failsafe,
 )
-from .rc_receiver.requests import CommandManager, ParameterReader, StreamRequests
 from .rc_receiver.snapshot import (
     STALE_AFTER_S,
     FailsafeStatus,
     LiveReadings,
     RCReceiverState,
 )
+from .rc_receiver.streams import StreamRequests
 from .rc_receiver.timekeeping import FailsafeHistory, RateMeter, VehicleClock
 from .rc_receiver.tracker import GuidedTestTracker, StickMover, TransmitterSwitch
 from .rc_receiver.wording import describe_internal_error, describe_transport_error

@@ -54,8 +54,8 @@ from .firmware import (
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
+from .parameter_reads import ParameterReader
 from .readings import readable_text, sys_status_failsafe
-from .requests import ParameterReader
 from .snapshot import (
     FailsafeStatus,
     Finding,

@@ -10,22 +10,20 @@ from typing import Any
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from amc_rc_receiver.plugins.rc_receiver.readings import (
     MAV_CMD_SET_MESSAGE_INTERVAL,
     RC_CHANNELS_ID,
     REQUESTED_INTERVAL_US,
     SYS_STATUS_ID,
 )
-from amc_rc_receiver.plugins.rc_receiver.requests import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
+from amc_rc_receiver.plugins.rc_receiver.streams import (
     MAX_REPEATED_REQUESTS,
     STREAMS_EXPECTED_WITHIN_S,
-    CommandManager,
-    CommandOutcome,
-    PendingCommand,
     StreamRequests,
     request_status,
 )
-from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
 
 pytestmark = pytest.mark.pure
 
