@@ -85,9 +85,9 @@ def test_the_plugin_table_lists_exactly_the_plugin_modules() -> None:
 @pytest.mark.parametrize(
     ("sentence", "home", "actual"),
     [
-        ("at most 50 messages", "data_model_rc_receiver", "MAX_MESSAGES_PER_POLL"),
+        ("at most 50 messages", "rc_receiver.link_reader", "MAX_MESSAGES_PER_POLL"),
         ("3 s after their last", "rc_receiver.snapshot", "STALE_AFTER_S"),
-        ("over a 2 s sliding window", "data_model_rc_receiver", "RATE_WINDOW_S"),
+        ("over a 2 s sliding window", "rc_receiver.intake", "RATE_WINDOW_S"),
         ("at 200000 µs (5 Hz)", "rc_receiver.readings", "REQUESTED_INTERVAL_US"),
     ],
 )
