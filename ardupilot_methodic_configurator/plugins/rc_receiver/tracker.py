@@ -38,7 +38,8 @@ from .evidence import (
     channel_roles,
     flight_mode_reading,
 )
-from .findings import FindingInputs, parameter_findings
+from .findings import parameter_findings
+from .findings.inputs import FindingInputs
 from .firmware import (
     MAX_RC_CHANNEL,
     ROLE_PARAMETERS,
