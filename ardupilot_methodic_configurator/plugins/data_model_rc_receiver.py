@@ -34,6 +34,7 @@ from .rc_receiver.commands import CommandManager
 from .rc_receiver.intake import VehicleIntake
 from .rc_receiver.link_reader import LinkError, LinkReader, Route
 from .rc_receiver.parameter_reads import ParameterReader
+from .rc_receiver.program_transmitter import StickMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
     from_selected,
@@ -48,7 +49,7 @@ from .rc_receiver.snapshot import (
     RCReceiverState,
 )
 from .rc_receiver.streams import StreamRequests
-from .rc_receiver.tracker import GuidedTestTracker, StickMover, TransmitterSwitch
+from .rc_receiver.tracker import GuidedTestTracker
 from .rc_receiver.wording import describe_internal_error, describe_transport_error
 
 # Distinct internal errors logged with their traceback; a fault that repeats every poll is logged once.
@@ -302,7 +303,7 @@ class RCReceiverDataModel:
         Every type the check reads of the vehicle (RC_CHANNELS, SYS_STATUS, and for the guided test
         HEARTBEAT, STATUSTEXT and PARAM_VALUE) is only collected while reading, by the list's own
         append (no Python call), and taken once the read ends, in the order it came: the sender is
-        checked for the whole batch at once (`_take_vehicle_messages`).  COMMAND_ACK goes to the
+        checked for the whole batch at once (`VehicleIntake.take`).  COMMAND_ACK goes to the
         command tracker at once, which checks whom the answer is from and to.
         """
         collect = self._vehicle_messages.append

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .snapshot import ParameterSource, ParameterValue
+
 MAX_IN_FLIGHT = 6
 ATTEMPT_TIMEOUT_S = 1.5
 MAX_ATTEMPTS = 3
@@ -44,6 +46,7 @@ class ParameterReader:
         # caller can tell in one comparison that nothing it showed changed.
         self.version = 0
         self._wanted_for: tuple[object, int] | None = None
+        self._listing: tuple[object, tuple[ParameterValue, ...]] | None = None
 
     # ----------------------------------------------------------------- state
 
@@ -157,3 +160,23 @@ class ParameterReader:
         self._unavailable.discard(name)
         self.version += 1
         return True
+
+    def listing(self, wanted: tuple[str, ...], host: Mapping[str, float]) -> tuple[ParameterValue, ...]:
+        """The ``wanted`` parameters' values and where each came from (the host's download wins
+        over a read), made again only after the reads or the host's values moved."""
+        key = (wanted, self.version, tuple(host.get(name) for name in wanted))
+        if self._listing is not None and self._listing[0] == key:
+            return self._listing[1]
+        listing = tuple(self._parameter_value(name, host) for name in wanted)
+        self._listing = (key, listing)
+        return listing
+
+    def _parameter_value(self, name: str, host: Mapping[str, float]) -> ParameterValue:
+        attempts = self.attempts(name)
+        if name in host:
+            return ParameterValue(name, host[name], ParameterSource.HOST, attempts)
+        read = self._values.get(name)
+        if read is not None:
+            return ParameterValue(name, read, ParameterSource.READ, attempts)
+        source = ParameterSource.UNAVAILABLE if name in self._unavailable else ParameterSource.PENDING
+        return ParameterValue(name, None, source, attempts)

@@ -39,6 +39,7 @@ from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
+from ...plugins.rc_receiver.program_transmitter import StickHold
 from ...plugins.rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
@@ -46,7 +47,6 @@ from ...plugins.rc_receiver.report import (
     write_report,
 )
 from ...plugins.rc_receiver.snapshot import RCReceiverState
-from ...plugins.rc_receiver.tracker import StickHold
 from ...plugins.tk_kit.keys import style_focus
 from ...plugins.tk_kit.ticks import TickTimer
 from ...sim_bridge.snapshot import BridgeSnapshot
