@@ -85,7 +85,7 @@ class RCReceiverDataModel:
         self._suspended = False
         # While the host recovers a lost link, the plugin must not put a byte on the wire.
         self._recovering = False
-        self._streams = StreamRequests(self._commands, lambda master: selected_target(self._fc, master))
+        self._streams = StreamRequests(self._commands)
         self._intake = VehicleIntake(self._tracker, now)
         self._link_error: str | None = None
         # A fault of the check itself (a bug), kept apart from the link's faults.
@@ -137,7 +137,8 @@ class RCReceiverDataModel:
             self._reader.forward_carried()
             # Nothing goes on the wire while the host recovers the link.
             if not self._recovering:
-                self._streams.restore(self._fc.master)
+                current = self._fc.master
+                self._streams.restore(current, selected_target(self._fc, current))
         except LinkError as fault:
             self._link_error = describe_transport_error(fault.error)
         except Exception as error:  # shutting down must never crash the caller
@@ -286,7 +287,7 @@ class RCReceiverDataModel:
         if not self._active or self._recovering or master is None:
             return
         received = [sample.received_at for sample in (self._intake.channels, self._intake.status) if sample]
-        self._streams.request_if_needed(master, now, received)
+        self._streams.request_if_needed(master, self._poll_target, now, received)
         target_system, target_component = self._poll_target
         if target_system is not None:
             self._reads.send_due(master, target_system, target_component or 0, now)

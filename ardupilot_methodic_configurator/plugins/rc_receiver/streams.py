@@ -11,7 +11,7 @@ connection that asked and only while it is still the host's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from ... import _
@@ -37,7 +37,7 @@ OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
 }
 
 # The vehicle a connection addresses: (system id, component id), None where unknown.
-TargetOf = Callable[[Any], tuple[int | None, int | None]]
+Target = tuple[int | None, int | None]
 
 
 def not_requested() -> tuple[IntervalRequestStatus, ...]:
@@ -65,9 +65,8 @@ def request_status(command: PendingCommand) -> IntervalRequestStatus:
 class StreamRequests:
     """Sends the interval requests through the model's command tracker; see the module docstring."""
 
-    def __init__(self, commands: CommandManager, target_of: TargetOf) -> None:
+    def __init__(self, commands: CommandManager) -> None:
         self._commands = commands
-        self._target_of = target_of
         # The connection on which the current activation asked; None = not yet.
         self.requested_on: Any = None
         # Set by a resume after a connection recovery: the vehicle may have rebooted to defaults.
@@ -91,8 +90,10 @@ class StreamRequests:
         self.requested_on = None
         self._requests = ()
 
-    def request_if_needed(self, master: Any, now: float, received_at: Iterable[float]) -> None:
-        """Ask on ``master`` unless this activation already did and the streams came.
+    def request_if_needed(
+        self, master: Any, target: Target, now: float, received_at: Iterable[float]
+    ) -> None:
+        """Ask ``target`` on ``master`` unless this activation already did and the streams came.
 
         ``received_at`` are the times of the latest RC_CHANNELS and SYS_STATUS read, if any.
         """
@@ -107,16 +108,18 @@ class StreamRequests:
         self.ask_again = False
         # Both are always attempted, so one refused stream never hides the other.
         self._requests = tuple(
-            self._send_interval(master, message_id, REQUESTED_INTERVAL_US) for message_id, _name in STREAMS
+            self._send_interval(master, target, message_id, REQUESTED_INTERVAL_US)
+            for message_id, _name in STREAMS
         )
 
-    def restore(self, current_master: Any) -> None:
-        """Ask for the default rates again, on the connection that asked if it is ``current_master``."""
+    def restore(self, current_master: Any, target: Target) -> None:
+        """Ask ``target`` for the default rates again, on the connection that asked if it is
+        ``current_master``."""
         master = self.requested_on
         if master is None or master is not current_master:
             return
         for message_id, _name in STREAMS:
-            self._send_interval(master, message_id, DEFAULT_INTERVAL_US)
+            self._send_interval(master, target, message_id, DEFAULT_INTERVAL_US)
 
     def _never_came(self, now: float, received_at: Iterable[float]) -> bool:
         """Accepted requests after which neither stream ever arrived: ask again, a bounded number
@@ -127,8 +130,10 @@ class StreamRequests:
             return False
         return not any(at >= self._requested_at for at in received_at)
 
-    def _send_interval(self, master: Any, message_id: int, interval_us: int) -> PendingCommand:
-        target_system, target_component = self._target_of(master)
+    def _send_interval(
+        self, master: Any, target: Target, message_id: int, interval_us: int
+    ) -> PendingCommand:
+        target_system, target_component = target
         if target_system is None:
             # the command manager turns a missing connection into a readable "not sent"
             master = None
