@@ -30,8 +30,8 @@ from ..demo.system import DemoSystem
 from ..demo.transmitter import Transmitter
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
+from ..plugins.rc_receiver.program_transmitter import StickHold
 from ..plugins.rc_receiver.snapshot import RCReceiverState
-from ..plugins.rc_receiver.tracker import StickHold
 from ..sim_bridge.chains import ChainLink, circle_sentence, find_circle
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay

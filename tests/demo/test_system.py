@@ -18,7 +18,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.demo.system import DemoSystem, receiver_rssi
-from amc_rc_receiver.plugins.rc_receiver.requests import CommandManager, CommandOutcome, PendingCommand
+from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import decode_state
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import MAGIC_16, decode_servo_packet

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL
+from amc_rc_receiver.plugins.rc_receiver.link_reader import MAX_MESSAGES_PER_POLL
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelReading,
     FailsafeStatus,

@@ -11,7 +11,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver.requests import param_name
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import param_name
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     IntervalRequestOutcome,

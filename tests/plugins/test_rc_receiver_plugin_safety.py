@@ -27,7 +27,7 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
 from amc_rc_receiver.plugins.rc_receiver.firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver.requests import MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import MAX_ATTEMPTS, param_name
 from tests.plugins.data_model_rc_receiver_harness import decode_all, without_facade_hello
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until

@@ -2,32 +2,22 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
 
-`GuidedTestTracker` is fed by the data model: every message of the selected vehicle the poll
-reads (HEARTBEAT for the vehicle type, PARAM_VALUE, STATUSTEXT, RC_CHANNELS for all 16 inputs,
-SYS_STATUS), one `poll()` per tick to send the parameter reads that are due, and the lifecycle
-(new connection, new test, resume).  `build()` turns it all, plus the live snapshot, into the
-frozen `GuidedTest` with findings and verdict.
+`GuidedTestTracker` is fed by the data model with every message of the selected vehicle the poll
+reads, in order (RC_CHANNELS for all 16 inputs and SYS_STATUS through the model's intake;
+HEARTBEAT for the vehicle type, AUTOPILOT_VERSION, PARAM_VALUE and STATUSTEXT through
+`observers`), and with the lifecycle (new connection, new test, resume).  Once a tick, `plan()`
+says which parameters it wants read (the model sends the reads) and drives a program-owned
+transmitter; `build()` turns what it gathered and the poll's `LiveReadings` into the frozen
+`GuidedTest` with findings and verdict, keeping the previous one while none of its inputs moved
+and time alone cannot change it.
 
-What it takes from its host, read each time because the host changes them under it: the flight
-controller's ``fc_parameters`` (the methodic configurator fills them at connect; empty in our own
-window, where the names are read instead), ``info`` (the vehicle type and firmware where the host
-has them), the step's parameter file (``parameter_editor.current_file`` in
-``local_filesystem.file_parameters``) and ``local_filesystem.vehicle_dir`` for reports.  Missing
-attributes simply mean "not known"; nothing here raises to the model.
-
-Why this module is long: it is one tracker whose parts share one state.  The messages it takes,
-the memos that spare a poll the work nothing asked for (the host's values once per snapshot, the
-wanted names, the roles, the whole guided test while its inputs and the time cannot change it)
-and the build that reads them all must forget together when the host, the connection or the test
-changes; split apart, each half would reach into the other's state on every message.
+What it reads of its host is `HostFacts`; a program-owned transmitter is `ProgramTransmitter`.
 """
 
 from __future__ import annotations
 
-import math
 import operator
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .evidence import (
@@ -38,7 +28,8 @@ from .evidence import (
     channel_roles,
     flight_mode_reading,
 )
-from .findings import FindingInputs, parameter_findings
+from .findings import parameter_findings
+from .findings.inputs import FindingInputs
 from .firmware import (
     MAX_RC_CHANNEL,
     ROLE_PARAMETERS,
@@ -54,65 +45,25 @@ from .firmware import (
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .readings import readable_text, sys_status_failsafe
-from .requests import ParameterReader
+from .host_facts import HostFacts
+from .parameter_reads import ParameterReader
+from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .readings import readable_text
 from .snapshot import (
     FailsafeStatus,
     Finding,
     GuidedTest,
     LinkEvent,
     LiveReadings,
-    ParameterSource,
-    ParameterValue,
 )
 from .sticks import judge_sticks, stick_axes
 from .verdict import VerdictInputs, decide_verdict
 
-TransmitterSwitch = Callable[[bool], object]
-
-
-@dataclass(frozen=True)
-class StickHold:
-    """What the stick step asks of a program-owned transmitter: rest every stick but ``axis``
-    ("roll", "pitch"...), pushed the way the step asks once ``pushed``; no axis: let go of them all.
-    ``throttle_centres``: the throttle rests at the centre (a rover's), not at the bottom."""
-
-    axis: str | None
-    pushed: bool = False
-    throttle_centres: bool = False
-
-
-StickMover = Callable[[StickHold], object]
 # A family's names with and without a throttle channel known, and a few more: plenty.
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
-
-
-def _float_or_none(value: object) -> float | None:
-    if type(value) is float:  # a download of plain numbers: the common case, read every poll
-        return None if math.isnan(value) else value
-    raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
-    if isinstance(raw, bool) or not isinstance(raw, int | float):
-        return None
-    number = float(raw)
-    return None if math.isnan(number) else number
-
-
-def _numbers(download: Mapping[str, Any], names: Iterable[str]) -> dict[str, float]:
-    """The values of ``names`` that ``download`` holds as numbers."""
-    numbers = {}
-    for name in names:
-        value = _float_or_none(download.get(name))
-        if value is not None:
-            numbers[name] = value
-    return numbers
-
-
-def _host_values(flight_controller: object) -> Mapping[str, Any]:
-    values = getattr(flight_controller, "fc_parameters", None)
-    return values if isinstance(values, Mapping) else {}
 
 
 class GuidedTestTracker:
@@ -128,9 +79,8 @@ class GuidedTestTracker:
         # The reads are the model's to send (the one place that writes to the link); the tracker
         # says which names it wants and reads the answers.
         self._reader = reader
-        self._fc = flight_controller
-        self._files = local_filesystem
-        self._editor = parameter_editor
+        self._host = HostFacts(flight_controller, local_filesystem, parameter_editor)
+        self._transmitter = ProgramTransmitter()
         self._spans = ChannelSpans()
         self._radio = RadioTimeline()
         self._witness = FailsafeWitness()
@@ -139,10 +89,6 @@ class GuidedTestTracker:
         # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
         self._autopilot_version: FirmwareVersion | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
-        self._switch: TransmitterSwitch | None = None
-        self._commanded: bool | None = None
-        self._mover: StickMover | None = None
-        self._commanded_stick: StickHold | None = None
         self._live_throttle_min: int | None = None
         self._was_counting = False
         self._known_on_of: tuple[object, bool] = (None, True)
@@ -152,21 +98,16 @@ class GuidedTestTracker:
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
         self._observers: dict[str, Callable[[Any, float], None]] = {
-            "RC_CHANNELS": self._observe_channels,
-            "SYS_STATUS": self._observe_status,
             "PARAM_VALUE": self._observe_parameter,
             "STATUSTEXT": self._observe_text,
             "HEARTBEAT": self._observe_heartbeat,
             "AUTOPILOT_VERSION": self._observe_autopilot_version,
         }
-        # The message types `observe` reads: a poll of 50 messages skips the rest for one lookup.
-        self.observed_types = frozenset(self._observers)
         # The host's parameters as numbers, merged with those read: reading a large host download
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
         self._derived: tuple[dict[str, float], dict[str, float]] | None = None
         self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
-        self._parameters_memo: tuple[object, tuple[ParameterValue, ...]] | None = None
         self._wanted_memo: dict[tuple[VehicleFamily, float | None], tuple[str, ...]] = {}
         self._roles_memo: tuple[object, dict[int, str]] | None = None
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
@@ -189,8 +130,7 @@ class GuidedTestTracker:
         self._radio.restart()
         self._guide.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
-        self._commanded = None
-        self._release_sticks()
+        self._transmitter.restart()
         self._live_throttle_min = None
         self._was_counting = False
         self._previous_channels = None
@@ -203,14 +143,11 @@ class GuidedTestTracker:
 
     def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
         """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
-        self._switch = switch
-        self._commanded = None
+        self._transmitter.set_switch(switch)
 
     def set_stick_mover(self, mover: StickMover | None) -> None:
         """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
-        self._release_sticks()
-        self._mover = mover
-        self._commanded_stick = None
+        self._transmitter.set_mover(mover)
 
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick the stick step asks for now."""
@@ -227,23 +164,9 @@ class GuidedTestTracker:
 
     @property
     def observers(self) -> Mapping[str, Callable[[Any, float], None]]:
-        """Message type -> what the guided test does with a message of the selected vehicle."""
+        """Message type -> what the guided test does with a message of the selected vehicle (the
+        receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
         return self._observers
-
-    def observe(self, msg: Any, kind: str | None, now: float) -> None:
-        """One message of the selected vehicle, of type ``kind``, in the order the poll read it.
-
-        ``kind`` is the type the caller already read from the message.  Only the types in
-        `observed_types` mean anything here; a caller that reads many messages may skip the others
-        itself and save the call.
-        """
-        observer = self._observers.get(kind or "")
-        if observer is not None:
-            observer(msg, now)
-
-    def _observe_channels(self, msg: Any, now: float) -> None:
-        del now
-        self.observe_rc_channels(msg)
 
     def observe_rc_channels(self, msg: Any) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
@@ -277,10 +200,6 @@ class GuidedTestTracker:
             self._known_on_of = (state, not (state.off_at is not None and state.on_at is None))
         return self._known_on_of[1]
 
-    def _observe_status(self, msg: Any, now: float) -> None:
-        del now
-        self.note_failsafe(sys_status_failsafe(msg))
-
     def note_failsafe(self, failsafe: FailsafeStatus) -> None:
         """What the latest SYS_STATUS of the vehicle says of RC failsafe (the model reads it once)."""
         self._failsafe = failsafe
@@ -309,14 +228,18 @@ class GuidedTestTracker:
                 self._autopilot_version = version
                 self._forget_derived()
 
-    def firmware_version(self) -> FirmwareVersion | None:
-        """The vehicle's firmware version: the host's, its AUTOPILOT_VERSION's, or its banner's."""
-        host = version_from_banner(self._host_firmware())
+    def _firmware(self) -> tuple[FirmwareVersion | None, str | None]:
+        """One answer for the vehicle's firmware, its version and the text shown for it: the host's,
+        else the vehicle's AUTOPILOT_VERSION, else its banner (a banner that names another version
+        than AUTOPILOT_VERSION is not shown for it)."""
+        host = self._host.firmware_text()
+        banner = self._radio.firmware
+        version = version_from_banner(host) or self._autopilot_version or version_from_banner(banner)
         if host is not None:
-            return host
-        if self._autopilot_version is not None:
-            return self._autopilot_version
-        return version_from_banner(self._radio.firmware)
+            return version, host
+        if self._autopilot_version is not None and version_from_banner(banner) != self._autopilot_version:
+            return version, str(self._autopilot_version)
+        return version, banner
 
     def _note_live_throttle(self) -> None:
         value = self._spans.last(throttle_channel(self._values()))
@@ -332,46 +255,7 @@ class GuidedTestTracker:
         family = self.family()
         host, values = self._host_and_values()
         self._reader.want(self._wanted(family, values), host)
-        self._drive_sticks()
-        self._drive_transmitter(now)
-
-    def _drive_sticks(self) -> None:
-        if self._mover is None:
-            return
-        wanted = self._guide.wanted_stick()
-        if wanted is None:
-            self._release_sticks()
-            return
-        hold = StickHold(wanted[0], wanted[1], centring(self.family(), "throttle"))
-        if hold != self._commanded_stick:
-            self._commanded_stick = hold
-            self._move(hold)
-
-    def _release_sticks(self) -> None:
-        if self._commanded_stick is not None:
-            self._commanded_stick = None
-            self._move(StickHold(None))
-
-    def _move(self, hold: StickHold) -> None:
-        mover = self._mover
-        if mover is None:
-            return
-        try:
-            mover(hold)
-        except Exception:  # the sticks are the host's; their fault must not stop the poll
-            return
-
-    def _drive_transmitter(self, now: float) -> None:
-        switch = self._switch
-        wanted = self._guide.wanted_transmitter()
-        if switch is None or wanted is None or wanted == self._commanded:
-            return
-        self._commanded = wanted
-        try:
-            switch(wanted)
-        except Exception:  # the transmitter is the host's; its fault must not stop the poll
-            return
-        self._guide.note_switch(wanted, now, by_program=True)
+        self._transmitter.drive(self._guide, centring(family, "throttle"), now)
 
     # ----------------------------------------------------------------- knowledge
 
@@ -384,13 +268,13 @@ class GuidedTestTracker:
     def _find_family(self) -> VehicleFamily:
         family = family_from_mav_type(self._mav_type)
         if family is VehicleFamily.UNKNOWN:
-            vehicle_type = getattr(getattr(self._fc, "info", None), "vehicle_type", None)
+            vehicle_type = self._host.vehicle_type()
             if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
                 family = family_from_mav_type(vehicle_type)
             else:
                 family = family_from_name(vehicle_type)
         if family is VehicleFamily.UNKNOWN:
-            family = family_from_name(getattr(self._files, "vehicle_type", None))
+            family = family_from_name(self._host.files_vehicle_type())
         return family
 
     def _forget_derived(self) -> None:
@@ -405,18 +289,17 @@ class GuidedTestTracker:
         """
         if self._derived is None:
             family = self.family()
-            download = _host_values(self._fc)
             reads = self._reader.values
-            if not download:
+            if not self._host.has_download():
                 self._derived = {}, reads
                 return self._derived
             base = self._wanted(family, {})
-            host = _numbers(download, base)
+            host = self._host.numbers(base)
             values = {**reads, **host} if reads else dict(host)
             # Which RCn_MIN is wanted depends on RCMAP_THROTTLE, known only now.
             more = [name for name in self._wanted(family, values) if name not in base]
             if more:
-                host.update(_numbers(download, more))
+                host.update(self._host.numbers(more))
                 values = {**reads, **host} if reads else dict(host)
             self._derived = host, values
         return self._derived
@@ -441,37 +324,6 @@ class GuidedTestTracker:
 
     def _values(self) -> dict[str, float]:
         return self._host_and_values()[1]
-
-    def _step_file(self) -> tuple[str | None, dict[str, float]]:
-        name = getattr(self._editor, "current_file", None)
-        files = getattr(self._files, "file_parameters", None)
-        if not isinstance(name, str) or not isinstance(files, Mapping):
-            return None, {}
-        entries = files.get(name)
-        if not isinstance(entries, Mapping):
-            return None, {}
-        values = {key: number for key, raw in entries.items() if (number := _float_or_none(raw)) is not None}
-        return name, values
-
-    def _firmware(self) -> str | None:
-        host = self._host_firmware()
-        if host is not None:
-            return host
-        if self._autopilot_version is not None and self._radio.firmware is None:
-            return str(self._autopilot_version)
-        return self._radio.firmware
-
-    def _host_firmware(self) -> str | None:
-        info = getattr(self._fc, "info", None)
-        for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
-            value = getattr(info, attribute, None)
-            if isinstance(value, str) and value.strip():
-                return readable_text(value)
-        return None
-
-    def report_directory(self) -> str | None:
-        directory = getattr(self._files, "vehicle_dir", None)
-        return directory if isinstance(directory, str) and directory else None
 
     # ----------------------------------------------------------------- snapshot
 
@@ -504,13 +356,13 @@ class GuidedTestTracker:
         return (
             self.family(),
             self._host_and_values()[1],
-            self._step_file(),
+            self._host.step_file(),
             self._firmware(),
             self._autopilot_version,
-            self.report_directory(),
+            self._host.report_directory(),
             target,
             self._mav_type,
-            self._switch is not None,
+            self._transmitter.switches,
             self._live_throttle_min,
             self._reader.version,
             self._spans.version,
@@ -535,12 +387,12 @@ class GuidedTestTracker:
         host, values = self._host_and_values()
         wanted = self._wanted(family, values)
         unavailable = self._reader.unavailable
-        parameters = self._parameters(wanted, host, unavailable)
-        step_name, step_all = self._step_file()
+        parameters = self._reader.listing(wanted, host)
+        step_name, step_all = self._host.step_file()
         step_values = {name: step_all[name] for name in wanted if name in step_all}
         roles = self._roles(family, values)
         channels = self._spans.evidence(roles)
-        version = self.firmware_version()
+        version, firmware = self._firmware()
         timeout = failsafe_timing(family, version).timeout_s(values)
         pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         stick_pwm = {
@@ -555,13 +407,13 @@ class GuidedTestTracker:
                 telemetry_live=live.telemetry_live,
                 transitions=live.failsafe_transitions,
                 failsafe_timeout_s=timeout,
-                automatic=self._switch is not None,
+                automatic=self._transmitter.switches,
                 throttle_us=self._spans.last(throttle_channel(values)),
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
                 stick_axes=axes,
                 family=family,
-                program_sticks=self._mover is not None,
+                program_sticks=self._transmitter.moves_sticks,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
@@ -611,7 +463,7 @@ class GuidedTestTracker:
             system_id=target[0],
             component_id=target[1],
             mav_type=self._mav_type,
-            firmware=self._firmware(),
+            firmware=firmware,
             parameters=parameters,
             parameters_complete=complete,
             step_file=step_name,
@@ -625,7 +477,7 @@ class GuidedTestTracker:
             link_events=self._link_events,
             guide=guide,
             verdict=verdict,
-            report_directory=self.report_directory(),
+            report_directory=self._host.report_directory(),
         )
 
     def _findings(self, inputs: FindingInputs) -> tuple[Finding, ...]:
@@ -636,28 +488,3 @@ class GuidedTestTracker:
         findings = parameter_findings(inputs)
         self._findings_memo = (inputs, findings)
         return findings
-
-    def _parameters(
-        self, wanted: tuple[str, ...], host: Mapping[str, float], unavailable: frozenset[str]
-    ) -> tuple[ParameterValue, ...]:
-        """The wanted parameters' values and sources, rebuilt only after the reads or the host moved."""
-        key = (wanted, self._reader.version, tuple(host.get(name) for name in wanted))
-        memo = self._parameters_memo
-        if memo is not None and memo[0] == key:
-            return memo[1]
-        reads = self._reader.values
-        parameters = tuple(self._parameter_value(name, host, reads, unavailable) for name in wanted)
-        self._parameters_memo = (key, parameters)
-        return parameters
-
-    def _parameter_value(
-        self, name: str, host: Mapping[str, float], reads: Mapping[str, float], unavailable: frozenset[str]
-    ) -> ParameterValue:
-        attempts = self._reader.attempts(name)
-        if name in host:
-            return ParameterValue(name, host[name], ParameterSource.HOST, attempts)
-        read = reads.get(name)
-        if read is not None:
-            return ParameterValue(name, read, ParameterSource.READ, attempts)
-        source = ParameterSource.UNAVAILABLE if name in unavailable else ParameterSource.PENDING
-        return ParameterValue(name, None, source, attempts)

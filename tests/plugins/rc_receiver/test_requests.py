@@ -21,11 +21,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
-from amc_rc_receiver.plugins.rc_receiver.requests import (
-    CommandManager,
-    CommandOutcome,
-    PendingCommand,
-)
+from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController

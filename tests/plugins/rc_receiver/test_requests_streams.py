@@ -5,27 +5,24 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from amc_rc_receiver.plugins.rc_receiver.readings import (
     MAV_CMD_SET_MESSAGE_INTERVAL,
     RC_CHANNELS_ID,
     REQUESTED_INTERVAL_US,
     SYS_STATUS_ID,
 )
-from amc_rc_receiver.plugins.rc_receiver.requests import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
+from amc_rc_receiver.plugins.rc_receiver.streams import (
     MAX_REPEATED_REQUESTS,
     STREAMS_EXPECTED_WITHIN_S,
-    CommandManager,
-    CommandOutcome,
-    PendingCommand,
     StreamRequests,
     request_status,
 )
-from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
 
 pytestmark = pytest.mark.pure
 
@@ -51,14 +48,15 @@ class Clock:
         return self.now
 
 
-def requests_to(system_id: int | None) -> tuple[StreamRequests, CommandManager, Clock]:
+# The vehicle every request here is addressed to: system 1, component 1.
+TARGET = (1, 1)
+
+
+def requests_to() -> tuple[StreamRequests, CommandManager, Clock]:
     clock = Clock()
     commands = CommandManager(clock=clock)
 
-    def target_of(_master: Any) -> tuple[int | None, int | None]:
-        return system_id, 1
-
-    return StreamRequests(commands, target_of), commands, clock
+    return StreamRequests(commands), commands, clock
 
 
 def accept_all(commands: CommandManager) -> None:
@@ -74,7 +72,7 @@ def test_before_any_request_both_streams_read_not_requested() -> None:
     WHEN their statuses are read
     THEN RC_CHANNELS and SYS_STATUS are both "not requested" at 200000 µs
     """
-    streams, _commands, _clock = requests_to(1)
+    streams, _commands, _clock = requests_to()
     statuses = streams.statuses()
     assert [(s.message_name, s.message_id, s.interval_us, s.outcome) for s in statuses] == [
         ("RC_CHANNELS", RC_CHANNELS_ID, REQUESTED_INTERVAL_US, IntervalRequestOutcome.NOT_REQUESTED),
@@ -88,11 +86,11 @@ def test_both_streams_are_asked_once_per_connection_and_restored_on_it() -> None
     WHEN asked twice on it, then restored on it
     THEN both streams are asked for at 5 Hz once, and then set back to the default (0)
     """
-    streams, _commands, clock = requests_to(1)
+    streams, _commands, clock = requests_to()
     link = RecordingLink()
-    streams.request_if_needed(link, clock.now, [])
-    streams.request_if_needed(link, clock.now + 0.1, [])
-    streams.restore(link)
+    streams.request_if_needed(link, TARGET, clock.now, [])
+    streams.request_if_needed(link, TARGET, clock.now + 0.1, [])
+    streams.restore(link, TARGET)
 
     assert link.commands() == [
         (RC_CHANNELS_ID, REQUESTED_INTERVAL_US),
@@ -108,10 +106,10 @@ def test_nothing_is_restored_on_a_connection_that_did_not_ask() -> None:
     WHEN the host's connection is now another one and the defaults are restored
     THEN nothing is sent on either
     """
-    streams, _commands, clock = requests_to(1)
+    streams, _commands, clock = requests_to()
     asked, other = RecordingLink(), RecordingLink()
-    streams.request_if_needed(asked, clock.now, [])
-    streams.restore(other)
+    streams.request_if_needed(asked, TARGET, clock.now, [])
+    streams.restore(other, TARGET)
     assert len(asked.commands()) == 2
     assert other.commands() == []
 
@@ -122,10 +120,10 @@ def test_accepted_streams_that_never_come_are_asked_again_a_bounded_number_of_ti
     WHEN the streams are expected for longer and longer
     THEN they are asked again 3 times, and then no more
     """
-    streams, commands, clock = requests_to(1)
+    streams, commands, clock = requests_to()
     link = RecordingLink()
     for _round in range(MAX_REPEATED_REQUESTS + 3):
-        streams.request_if_needed(link, clock.now, [])
+        streams.request_if_needed(link, TARGET, clock.now, [])
         accept_all(commands)
         clock.now += STREAMS_EXPECTED_WITHIN_S + 0.1
     assert len(link.commands()) == 2 * (1 + MAX_REPEATED_REQUESTS)
@@ -137,12 +135,12 @@ def test_streams_that_came_after_the_request_are_not_asked_again() -> None:
     WHEN long past the time the streams were expected
     THEN nothing is asked again
     """
-    streams, commands, clock = requests_to(1)
+    streams, commands, clock = requests_to()
     link = RecordingLink()
-    streams.request_if_needed(link, clock.now, [])
+    streams.request_if_needed(link, TARGET, clock.now, [])
     accept_all(commands)
     clock.now += STREAMS_EXPECTED_WITHIN_S + 1.0
-    streams.request_if_needed(link, clock.now, [clock.now - 0.5])
+    streams.request_if_needed(link, TARGET, clock.now, [clock.now - 0.5])
     assert len(link.commands()) == 2
 
 
@@ -152,9 +150,9 @@ def test_without_a_known_vehicle_the_requests_are_not_sent_and_say_why() -> None
     WHEN the streams are asked for
     THEN nothing is written and both requests read "send failed" with a reason
     """
-    streams, _commands, clock = requests_to(None)
+    streams, _commands, clock = requests_to()
     link = RecordingLink()
-    streams.request_if_needed(link, clock.now, [])
+    streams.request_if_needed(link, (None, 1), clock.now, [])
     assert link.commands() == []
     statuses = streams.statuses()
     assert {status.outcome for status in statuses} == {IntervalRequestOutcome.SEND_FAILED}

@@ -19,8 +19,9 @@ from amc_rc_receiver.host.param_file import ParamEntry, StepFiles
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver.firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver.guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver.program_transmitter import StickHold
 from amc_rc_receiver.plugins.rc_receiver.report import build_markdown, build_report
-from amc_rc_receiver.plugins.rc_receiver.requests import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
     LiveReadings,
@@ -29,7 +30,6 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     Severity,
     VerdictResult,
 )
-from amc_rc_receiver.plugins.rc_receiver.tracker import StickHold
 from tests.plugins.data_model_rc_receiver_harness import (
     COPTER,
     LOW,
