@@ -17,7 +17,7 @@ from typing import Protocol
 
 from ... import _
 from ...host.plugin_host import PluginHost
-from ...plugins.rc_receiver.tracker import StickHold
+from ...plugins.rc_receiver.program_transmitter import StickHold
 from ..session import VehicleSession
 from .connection_bar import ConnectionBar
 

@@ -32,7 +32,6 @@ from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
-from ...plugins.rc_receiver.program_transmitter import StickHold
 from ...plugins.rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
