@@ -58,8 +58,8 @@ def release_focus(window: tk.Tk) -> None:
     """
     with contextlib.suppress(tk.TclError):
         if not window.winfo_ismapped():
-            if window.state() != "withdrawn":
-                return  # never shown (or iconified): no focus can be in it
+            if window.state() not in ("withdrawn", "iconic"):
+                return  # never shown: no focus can be in it
             window.deiconify()
             window.update_idletasks()
         window.focus_force()
