@@ -1,12 +1,15 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The one home of the plugin's MAVLink facts, and its tolerant message readers."""
+"""The one home of the plugin's MAVLink facts, its tolerant message readers, and the rules that
+read the receiver out of them (sensor bits, channels, RSSI, the selected source)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver.readings import (
@@ -19,10 +22,16 @@ from amc_rc_receiver.plugins.rc_receiver.readings import (
     SYS_STATUS_ID,
     call_int,
     call_str,
+    channel_readings,
+    failsafe_status,
+    from_selected,
     int_field,
+    is_selected_source,
     message_source,
     message_timestamp,
     message_type,
+    receiver_status,
+    rssi_reading,
 )
 
 pytestmark = pytest.mark.pure
@@ -124,3 +133,91 @@ def test_a_getter_that_fails_or_answers_the_wrong_type_reads_as_unknown() -> Non
     assert message_source(msg) is None
     assert call_int(msg, "get_srcSystem") is None
     assert call_int(msg, "get_srcComponent") == 1
+
+
+# ---- what the receiver is, read out of the messages ---------------------------------------------
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_only_the_receiver_bit_of_each_mask_matters(present: int, enabled: int, health: int) -> None:
+    """
+    GIVEN any three SYS_STATUS sensor bitmasks
+    WHEN the receiver status is derived
+    THEN it equals the status derived from the RC_RECEIVER bits alone (other sensors never count).
+    """
+    only_rc = receiver_status(
+        present & RC_RECEIVER_SENSOR_BIT, enabled & RC_RECEIVER_SENSOR_BIT, health & RC_RECEIVER_SENSOR_BIT
+    )
+    assert receiver_status(present, enabled, health) == only_rc
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_the_failsafe_alone_is_the_one_of_the_whole_receiver_status(
+    present: int, enabled: int, health: int
+) -> None:
+    """
+    GIVEN any three SYS_STATUS sensor bitmasks
+    WHEN only the RC failsafe is derived (as the guided test does for every SYS_STATUS)
+    THEN it is the failsafe of the whole receiver status.
+    """
+    assert failsafe_status(present, enabled, health) is receiver_status(present, enabled, health).failsafe
+
+
+def test_a_short_pwm_list_leaves_the_missing_channels_unavailable() -> None:
+    """
+    GIVEN only two raw PWM values but a chancount of 5
+    WHEN the channels are derived
+    THEN CH3..CH5 are unavailable instead of raising.
+    """
+    assert [c.pwm for c in channel_readings(5, [1100, 1200])] == [1100, 1200, None, None, None]
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(-1, None), (0, 0), (254, 254), (255, None), (300, None)])
+def test_rssi_outside_0_to_254_is_unknown(raw: int, expected: int | None) -> None:
+    """
+    GIVEN a raw RSSI value
+    WHEN it is interpreted
+    THEN 0..254 is kept and anything else is unknown.
+    """
+    assert rssi_reading(raw) == expected
+
+
+def test_without_a_known_target_system_nothing_is_accepted() -> None:
+    """
+    GIVEN a flight controller whose system id is not known yet
+    WHEN a message arrives from system 1
+    THEN it is not taken as the selected vehicle's.
+    """
+    assert not is_selected_source(1, 1, None, None)
+    assert is_selected_source(1, 7, 1, None)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255)), max_size=60),
+    st.one_of(st.none(), st.integers(1, 255)),
+    st.one_of(st.none(), st.integers(0, 255)),
+)
+def test_a_polls_batch_keeps_exactly_the_messages_the_source_rule_accepts(
+    sources: list[tuple[int, int]], target_system: int | None, target_component: int | None
+) -> None:
+    """
+    GIVEN real RC_CHANNELS messages from any mix of senders, and any selected vehicle
+    WHEN a poll's batch is filtered by source
+    THEN it keeps, in their order, exactly those the one source rule accepts.
+    """
+    encoder = mavlink2.MAVLink(None)
+    messages = []
+    for system, component in sources:
+        encoder.srcSystem, encoder.srcComponent = system, component
+        message = mavlink2.MAVLink_rc_channels_message(1, 8, *([1500] * 18), 100)
+        parser = mavlink2.MAVLink(None)
+        messages.append(parser.decode(bytearray(message.pack(encoder))))
+
+    kept = from_selected(messages, target_system, target_component)
+
+    expected = [
+        msg
+        for msg in messages
+        if is_selected_source(msg.get_srcSystem(), msg.get_srcComponent(), target_system, target_component)
+    ]
+    assert kept == expected
