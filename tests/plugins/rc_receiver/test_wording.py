@@ -6,6 +6,7 @@ snapshot fields, in English and through `_` with a stand-in catalog, with no Tk 
 from __future__ import annotations
 
 import gettext
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
