@@ -23,6 +23,7 @@ from amc_rc_receiver.plugins.rc_receiver.readings import (
     call_int,
     call_str,
     channel_readings,
+    channels_sample,
     failsafe_status,
     from_selected,
     int_field,
@@ -30,9 +31,14 @@ from amc_rc_receiver.plugins.rc_receiver.readings import (
     message_source,
     message_timestamp,
     message_type,
+    readable_text,
     receiver_status,
     rssi_reading,
+    selected_target,
+    status_sample,
+    sys_status_failsafe,
 )
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
 
 pytestmark = pytest.mark.pure
 
@@ -221,3 +227,118 @@ def test_a_polls_batch_keeps_exactly_the_messages_the_source_rule_accepts(
         if is_selected_source(msg.get_srcSystem(), msg.get_srcComponent(), target_system, target_component)
     ]
     assert kept == expected
+
+
+@pytest.mark.parametrize(
+    ("present", "enabled", "healthy", "expected"),
+    [
+        (True, True, True, FailsafeStatus.NOT_ACTIVE),
+        (True, True, False, FailsafeStatus.ACTIVE),
+        (True, False, False, FailsafeStatus.UNKNOWN),
+        (False, True, False, FailsafeStatus.UNKNOWN),
+        (False, False, False, FailsafeStatus.UNKNOWN),
+    ],
+)
+def test_only_a_present_enabled_receiver_tells_its_failsafe_by_its_health(
+    present: bool, enabled: bool, healthy: bool, expected: FailsafeStatus
+) -> None:
+    """
+    GIVEN the RC_RECEIVER bit present, enabled and healthy or not
+    WHEN the receiver status is derived
+    THEN an unhealthy present and enabled receiver is in failsafe, a healthy one not, and
+         anything else proves nothing
+    """
+    bit = RC_RECEIVER_SENSOR_BIT
+    status = receiver_status(bit if present else 0, bit if enabled else 0, bit if healthy else 0)
+    assert (status.present, status.enabled, status.healthy, status.failsafe) == (
+        present,
+        enabled,
+        healthy,
+        expected,
+    )
+
+
+def test_no_value_pwm_and_channels_past_chancount_are_unavailable() -> None:
+    """
+    GIVEN RC_CHANNELS with 0 on CH1, 65535 on CH2, 700 on CH3 and a chancount of 4
+    WHEN CH1..CH5 are derived
+    THEN CH1 and CH2 have no value, CH3 keeps 700 unclamped, CH5 does not exist
+    """
+    assert [c.pwm for c in channel_readings(4, [0, 65535, 700, 2300, 1500])] == [None, None, 700, 2300, None]
+
+
+def test_a_received_rc_channels_and_sys_status_become_samples() -> None:
+    """
+    GIVEN a decoded RC_CHANNELS (RSSI 255) and a SYS_STATUS with an unhealthy receiver
+    WHEN each is sampled at 12.5 s
+    THEN the channels, unknown RSSI, chancount and the failsafe are taken with that time
+    """
+    channels = channels_sample(rc_channels(1000), 12.5)
+    assert (channels.chancount, channels.rssi, channels.received_at) == (8, 200, 12.5)
+    assert [c.pwm for c in channels.channels] == [1500] * 5
+    bit = RC_RECEIVER_SENSOR_BIT
+    sys_status = decoded(mavlink2.MAVLink_sys_status_message(bit, bit, 0, 0, 12600, -1, -1, 0, 0, 0, 0, 0, 0))
+    sample = status_sample(sys_status, 12.5)
+    assert (sample.status.failsafe, sample.received_at) == (FailsafeStatus.ACTIVE, 12.5)
+    assert sys_status_failsafe(sys_status) is FailsafeStatus.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (b"Radio Failsafe\x00\x00junk", "Radio Failsafe"),
+        ("\x1b[2Jwiped", "\\x1b[2Jwiped"),
+        ("two\nlines", "two\\nlines"),
+        (b"bad \xff byte", "bad \ufffd byte"),
+        ("  padded  ", "padded"),
+    ],
+)
+def test_text_from_the_link_is_shown_as_data_never_as_control(raw: object, shown: str) -> None:
+    """
+    GIVEN a text field from the link: NUL padded, with a terminal escape, a line break, a bad byte
+    WHEN made readable
+    THEN it ends at its NUL and every control character is written as its escape
+    """
+    assert readable_text(raw) == shown
+
+
+@given(st.text(max_size=400), st.integers(2, 300))
+def test_readable_text_is_never_longer_than_its_limit(raw: str, limit: int) -> None:
+    """
+    GIVEN any text and any limit
+    WHEN made readable
+    THEN it is at most ``limit`` characters, with no raw control character left
+    """
+    text = readable_text(raw, limit)
+    assert len(text) <= limit
+    assert not any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 for char in text)
+
+
+class _Info:
+    def __init__(self, system_id: object, component_id: object) -> None:
+        self.system_id = system_id
+        self.component_id = component_id
+
+
+class _FlightController:
+    def __init__(self, system_id: object = "", component_id: object = "") -> None:
+        self.master = None
+        self.info = _Info(system_id, component_id)
+
+
+class _Master:
+    def __init__(self, target_system: object, target_component: object) -> None:
+        self.target_system = target_system
+        self.target_component = target_component
+
+
+def test_the_discovered_vehicle_is_selected_before_the_connections_guess() -> None:
+    """
+    GIVEN a facade that discovered system 7 component 1, and one that discovered nothing
+    WHEN the selected vehicle is read with a connection that targets system 3 component 0
+    THEN the discovered ids win; without them the connection's own targets are used
+    """
+    master = _Master(3, 0)
+    assert selected_target(_FlightController("7", "1"), master) == (7, 1)
+    assert selected_target(_FlightController(), master) == (3, 0)
+    assert selected_target(_FlightController(), _Master(0, True)) == (None, None)
