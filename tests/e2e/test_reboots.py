@@ -45,10 +45,10 @@ from tests.e2e.test_sitl import (
     RUN_DEADLINE_S,
     SWITCHED_OFF,
     SWITCHED_ON,
-    CliRun,
     after,
     assert_in_order,
     channel_readings,
+    cli_run,
 )
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
@@ -149,7 +149,7 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
     binary = sitl_binary("arducopter")
     instance = free_instance(40)
     report = tmp_path / "report"
-    run = CliRun(
+    run = cli_run(
         [
             "--sitl",
             "../shared/sitl/arducopter",
@@ -165,10 +165,10 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
         ]
     )
     try:
-        text = run.wait_for(live_channels, "live channels over the serial line")
+        text = run.wait_for_output(live_channels, "live channels over the serial line")
         first = int(STARTED.search(text).group(1))  # type: ignore[union-attr]
         os.kill(first, signal.SIGKILL)
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
         err = run.stderr
     finally:

@@ -25,7 +25,8 @@ from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.snapshot import LoopCounts
 from amc_rc_receiver.sitl.config import SitlConfig
 from tests.support.sitl import SITL_DIR, free_instance, sitl_binary
-from tests.support.udp import LOOPBACK, address_of, receive, udp_socket, wait_for
+from tests.support.udp import LOOPBACK, address_of, receive, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.sitl,

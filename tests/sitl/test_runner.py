@@ -25,7 +25,7 @@ from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
 from amc_rc_receiver.sitl.config import SitlConfig, SitlPorts, SitlState, describe_exit
 from amc_rc_receiver.sitl.runner import SitlRunner
 from tests.support.sitl import free_instance, process_gone, process_group_members
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.e2e,

@@ -25,6 +25,7 @@ from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, Command
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -99,7 +100,7 @@ def until_done(*handles: PendingCommand) -> Any:
 
 
 def wait_commands(vehicle: ScriptedFlightController, count: int) -> None:
-    assert vehicle.wait_for(lambda: len(vehicle.commands_received()) >= count)
+    wait_for(lambda: len(vehicle.commands_received()) >= count, f"{count} commands at the vehicle")
 
 
 def decoded(msg: Any, system_id: int, component_id: int) -> Any:
