@@ -114,7 +114,7 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
     assert control.confirmed_rc_fail == 0
 
 
-def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a_restart() -> None:
+def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a_restart(root: tk.Tk) -> None:
     """GIVEN the window on real ArduCopter SITL WHEN the transmitter switch goes off and on, and
     then SITL is killed THEN the failsafe and recovery show, SITL's console is readable in the
     window, SITL's decoded protocol (UDP) shows before and after the restart, and after the restart
@@ -124,7 +124,6 @@ def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a
     instance = free_instance(27)
     assert session.start_sitl(SitlConfig(binary, instance=instance)) == ""
     assert session.sitl is not None
-    root = tk.Tk()
     window = StandaloneWindow(root, session, connect_timeout=WAIT_S)
     support = SitlWindowSupport(root, window, baudrate=115200, before=window.step_frame)
     try:
