@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The parameter pre-checks, driven directly: each rule of `rc_receiver.findings` once where it
-fires and once where it stays quiet, from a `FindingInputs` and nothing else.
+"""The parameter pre-checks, driven directly: each rule of the `rc_receiver.findings` package
+(failsafe, receiver set-up, step file, sticks) once where it fires and once where it stays quiet,
+from a `FindingInputs` and nothing else.
 
 The loopback tests in tests/plugins/rc_receiver/test_tracker.py meet the same findings the way a
 user does, over MAVLink; these pin each rule's edge without a socket.
@@ -15,12 +16,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amc_rc_receiver.plugins.rc_receiver.findings import (
+from amc_rc_receiver.plugins.rc_receiver.findings import FindingInputs, parameter_findings
+from amc_rc_receiver.plugins.rc_receiver.findings.failsafe import (
     FAILSAFE_PWM_MARGIN,
     LONG_FAILSAFE_TIMEOUT_S,
     MIN_FAILSAFE_PWM,
-    FindingInputs,
-    parameter_findings,
 )
 from amc_rc_receiver.plugins.rc_receiver.firmware import (
     RC_OPTION_CRSF_LINK_QUALITY,
