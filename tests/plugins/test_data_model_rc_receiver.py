@@ -399,6 +399,7 @@ def test_a_second_vehicle_on_the_link_cannot_answer_for_the_selected_one() -> No
     assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.PENDING] * 2
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_a_model_over_a_never_connected_flight_controller_reports_no_connection() -> None:
     """
     GIVEN a FlightController that never connected

@@ -232,6 +232,7 @@ def test_a_command_on_a_tcp_link_the_vehicle_closed_ends_as_send_failed() -> Non
     assert manager.pending == ()
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_send_command_without_a_connection_fails_readably() -> None:
     """
     GIVEN a FlightController that never connected
