@@ -179,15 +179,6 @@ def _at_rest(t: float, rc: tuple[float | None, ...] | None) -> FdmState:
     )
 
 
-def _wait_until(condition: Callable[[], bool], deadline_s: float = DEADLINE_S) -> None:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError("condition not reached before the deadline")
-
-
 def _is(type_name: str) -> Callable[[Any], bool]:
     return lambda m: m.get_type() == type_name
 
@@ -539,7 +530,9 @@ def test_silent_back_end_triggers_failsafe_and_the_same_frame_is_resent(
     backend.set(rc=STICKS, replying=False)
     streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2])
     seen = backend.packets_seen()  # a second of silence later: no reply can still be in flight
-    _wait_until(lambda: backend.packets_seen() >= seen + 5)
+    wait_for(
+        lambda: backend.packets_seen() >= seen + 5, "5 more packets at the physics back end", interval_s=0.01
+    )
     tail = backend.counts()[seen:]
     assert len(set(tail)) == 1
     assert tail[0] == vehicle.rc_status().frame_count
@@ -555,7 +548,7 @@ def test_frame_count_advances_once_per_accepted_reply(
     THEN frame counts never go backwards, never jump by more than one, and do advance.
     """
     backend.set(rc=STICKS)
-    _wait_until(lambda: backend.packets_seen() >= 20)
+    wait_for(lambda: backend.packets_seen() >= 20, "20 packets at the physics back end", interval_s=0.01)
     counts = backend.counts()
     steps = [b - a for a, b in itertools.pairwise(counts)]
     assert all(step in (0, 1) for step in steps)
@@ -572,7 +565,7 @@ def test_invalid_replies_are_rejected_and_give_no_rc(backend: ScriptedBackend) -
     with backend.lock:
         backend.junk_reply = b"\n{not json}\n"
     with SimulatedVehicle(backend.address) as vehicle:
-        _wait_until(lambda: vehicle.rc_status().replies_rejected >= 3)
+        wait_for(lambda: vehicle.rc_status().replies_rejected >= 3, "3 rejected replies", interval_s=0.01)
         status = vehicle.rc_status()
     assert status.last_reply_error
     assert status.frame_count == 0
@@ -611,16 +604,24 @@ def test_injected_clock_decides_when_failsafe_starts(backend: ScriptedBackend) -
     clock = ManualClock()
     backend.set(rc=STICKS)
     with SimulatedVehicle(backend.address, clock=clock) as running:
-        _wait_until(lambda: running.rc_status().ever_seen)
+        wait_for(lambda: running.rc_status().ever_seen, "the receiver seen", interval_s=0.01)
         backend.set(rc=STICKS, replying=False)
         # Every reply the back end sent must have landed before the clock moves.
-        _wait_until(lambda: running.rc_status().replies_accepted == backend.replies_sent())
+        wait_for(
+            lambda: running.rc_status().replies_accepted == backend.replies_sent(),
+            "every reply accepted",
+            interval_s=0.01,
+        )
         clock.now += 0.9
         seen = backend.packets_seen()
-        _wait_until(lambda: backend.packets_seen() >= seen + 3)  # several vehicle loop turns later
+        wait_for(
+            lambda: backend.packets_seen() >= seen + 3,
+            "3 more packets at the physics back end",
+            interval_s=0.01,
+        )  # several vehicle loop turns later
         assert running.rc_status().healthy
         clock.now += 0.2
-        _wait_until(lambda: running.rc_status().in_failsafe)
+        wait_for(lambda: running.rc_status().in_failsafe, "RC failsafe", interval_s=0.01)
         assert running.rc_status().ever_seen
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -206,12 +205,8 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
     binary = sitl_binary("arducopter")
     instance = free_instance(25)
     port = 5760 + 10 * instance
-    backend = subprocess.Popen(
-        [sys.executable, "-m", "amc_rc_receiver.demo.physics_backend", "--instance", str(instance)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    backend = Process(
+        [sys.executable, "-m", "amc_rc_receiver.demo.physics_backend", "--instance", str(instance)], cwd=ROOT
     )
     sitl_command = [
         str(binary),
@@ -227,9 +222,9 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
         str(SITL_DIR / "copter.parm"),
     ]
     workdir = Path(tempfile.mkdtemp(dir=tmp_path))
-    sitl = subprocess.Popen(sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    sitl = Process(sitl_command, cwd=workdir)
     run: Process | None = None
-    second: subprocess.Popen[bytes] | None = None
+    second: Process | None = None
     try:
         wait_for(lambda: listening_on(port), "SITL to listen on its MAVLink port", WAIT_S, interval_s=0.05)
         # No program owns this SITL's transmitter, so the guided test would wait for a person: the
@@ -238,12 +233,10 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
         run.wait_for_output(
             lambda out: len(set(channel_readings(out))) >= 10, "5 s of live channels from SITL"
         )
-        sitl.kill()
+        sitl.signal(signal.SIGKILL)
         sitl.wait(30)
         run.wait_for_output(lambda out: "Reconnecting to" in out, "the lost link to be noticed")
-        second = subprocess.Popen(
-            sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-        )
+        second = Process(sitl_command, cwd=workdir)
         asked_again = "* RC_CHANNELS interval request: accepted"
         run.wait_for_output(
             lambda out: asked_again in after_or_empty(out, "a fresh test started"),
@@ -256,9 +249,8 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
         if run is not None:
             run.end()
         for process in (sitl, second, backend):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(30)
+            if process is not None:
+                process.end(grace_s=0)
     # No failsafe test was run here: the run ends as a person's Ctrl-C ends it.
     assert code == 130, f"{out}\n{run.stderr}"
     assert "Traceback" not in run.stderr

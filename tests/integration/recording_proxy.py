@@ -84,7 +84,7 @@ class RecordingTcpProxy:
         self._listener.close()
 
     def wait_for_bytes_to_vehicle(self, count: int, timeout_s: float = 30.0) -> bytes:
-        """``to_vehicle`` once it holds at least ``count`` bytes (AssertionError after ``timeout_s``)."""
+        """``to_vehicle`` once it holds at least ``count`` bytes (the test fails after ``timeout_s``)."""
         wait_for(
             lambda: len(self.to_vehicle) >= count, f"{count} bytes at the vehicle", timeout_s, interval_s=0.02
         )

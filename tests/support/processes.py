@@ -125,12 +125,14 @@ class Process:
         self._join_readers()
         return code
 
-    def end(self) -> None:
-        """Stop the process and its group; kill whatever is left after a grace period."""
+    def end(self, grace_s: float = 10.0) -> None:
+        """Stop the process and its group: SIGTERM, and SIGKILL for whatever is left after
+        ``grace_s`` (at once with 0, for a program known to ignore SIGTERM)."""
         if self.popen.poll() is None:
-            self._signal_group(signal.SIGTERM)
+            if grace_s > 0:
+                self._signal_group(signal.SIGTERM)
             try:
-                self.popen.wait(10)
+                self.popen.wait(grace_s)
             except subprocess.TimeoutExpired:
                 self._signal_group(signal.SIGKILL)
                 self.popen.wait(10)
