@@ -22,7 +22,8 @@ import pytest
 from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import VehicleSession
-from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket, wait_for
+from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.loopback,

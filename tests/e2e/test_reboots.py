@@ -29,7 +29,6 @@ import re
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,13 +44,14 @@ from tests.e2e.test_sitl import (
     RUN_DEADLINE_S,
     SWITCHED_OFF,
     SWITCHED_ON,
-    CliRun,
     after,
     assert_in_order,
     channel_readings,
+    cli_run,
 )
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
+from tests.support.waiting import poll_until
 
 pytestmark = [
     pytest.mark.sitl,
@@ -110,14 +110,16 @@ class Run(threading.Thread):
 def wait_for_text(
     output: Output, run: Run, condition: Callable[[str], bool], what: str, deadline_s: float = WAIT_S
 ) -> str:
-    end = time.monotonic() + deadline_s
-    while True:
-        text = output.text
+    """The run's output once ``condition`` holds for it; fails the test if the run ends first."""
+
+    def seen(text: str) -> bool:
         if condition(text):
-            return text
-        if not run.is_alive() or time.monotonic() > end:
-            pytest.fail(f"{what} did not happen (run ended: {not run.is_alive()}, {run.error!r})\n{text}")
-        time.sleep(0.05)
+            return True
+        if not run.is_alive():
+            pytest.fail(f"{what} did not happen (the run ended: {run.error!r})\n{text}")
+        return False
+
+    return poll_until(lambda: output.text, seen, what, deadline_s, interval_s=0.05)
 
 
 def live_channels(text: str) -> bool:
@@ -149,7 +151,7 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
     binary = sitl_binary("arducopter")
     instance = free_instance(40)
     report = tmp_path / "report"
-    run = CliRun(
+    run = cli_run(
         [
             "--sitl",
             "../shared/sitl/arducopter",
@@ -165,10 +167,10 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
         ]
     )
     try:
-        text = run.wait_for(live_channels, "live channels over the serial line")
+        text = run.wait_for_output(live_channels, "live channels over the serial line")
         first = int(STARTED.search(text).group(1))  # type: ignore[union-attr]
         os.kill(first, signal.SIGKILL)
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
         err = run.stderr
     finally:

@@ -14,7 +14,7 @@ import tkinter as tk
 from collections.abc import Callable, Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
@@ -186,16 +186,16 @@ def test_unavailable_rssi_is_shown_as_unavailable_with_an_empty_bar(view: RCRece
     assert view.rssi_row.bar_value == 0.0
 
 
-@pytest.fixture(scope="module")
-def shared_view() -> Iterator[RCReceiverView]:
-    """One view for property tests (hypothesis reruns a test body many times)."""
-    window = tk.Tk()
-    widget = RCReceiverView(window, ScriptedModel())
+@pytest.fixture
+def shared_view(root: tk.Tk) -> RCReceiverView:
+    """One view for a property test's every example (hypothesis reruns a test body many times)."""
+    widget = RCReceiverView(root, ScriptedModel())
     widget.pack()
-    yield widget
-    window.destroy()
+    return widget
 
 
+# The view is meant to be shared by the examples: rendering one reading after another is what it does.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(pwm=st.integers(min_value=0, max_value=65535), rssi=st.integers(min_value=0, max_value=254))
 def test_any_reading_keeps_its_real_number_and_a_bar_inside_its_range(
     shared_view: RCReceiverView, pwm: int, rssi: int

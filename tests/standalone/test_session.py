@@ -17,7 +17,8 @@ from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.snapshot import FrameField
 from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
 from amc_rc_receiver.standalone.session import VehicleSession
-from tests.support.udp import DEADLINE_S, free_udp_port, udp_socket, wait_for
+from tests.support.udp import DEADLINE_S, free_udp_port, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

@@ -30,12 +30,17 @@ SnapshotT = TypeVar("SnapshotT")
 
 
 def tk_root(geometry: str | None = None) -> Iterator[tk.Tk]:
-    """Yield a new Tk root (sized ``geometry`` if given) and destroy it afterwards; for fixtures."""
+    """Yield a new Tk root (sized ``geometry`` if given) and destroy it afterwards; for fixtures.
+
+    The suite's one maker of Tk roots: every Tk test takes the ``root`` fixture built on it.  A
+    test may destroy the root itself (closing a window does); nothing is left to do then.
+    """
     window = tk.Tk()
     if geometry is not None:
         window.geometry(geometry)
     yield window
-    window.destroy()
+    with contextlib.suppress(tk.TclError):  # already destroyed by the test
+        window.destroy()
     # A destroyed widget tree is cyclic garbage; collect it here, on the Tk thread, so that the
     # collector never finalises Tk objects inside a later test's worker thread (Tcl aborts).
     gc.collect()

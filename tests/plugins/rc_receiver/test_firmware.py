@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Pure rules of the guided test: vehicle families, parameter names, mode slots, radio texts."""
+"""The firmware facts, driven directly: vehicle families, parameter names, mode slots, protocols, versions."""
 
 from __future__ import annotations
 
@@ -9,25 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver.evidence import (
-    ChannelSpans,
-    RadioTimeline,
-    channel_roles,
-    decoded_protocol,
-    firmware_banner,
-    is_radio_message,
-)
 from amc_rc_receiver.plugins.rc_receiver.firmware import (
     VehicleFamily,
     enabled_protocols,
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
-    mode_channel,
     mode_name,
     mode_slot,
     protocol_enabled,
-    stick_channels,
     version_from_autopilot_version,
     version_from_banner,
     wanted_parameters,
@@ -132,67 +122,6 @@ def test_mode_numbers_are_named_per_vehicle() -> None:
     assert mode_name(VehicleFamily.PLANE, 5) == "FBWA"
     assert mode_name(VehicleFamily.ROVER, 5) == "LOITER"
     assert mode_name(VehicleFamily.UNKNOWN, 5) is None
-
-
-def test_roles_follow_rcmap_and_the_mode_channel_with_rovers_steering() -> None:
-    """
-    GIVEN RCMAP with roll and throttle swapped, and Rover's MODE_CH default 8
-    WHEN roles are assigned
-    THEN Copter's CH3 is roll and CH1 throttle; Rover steers with RCMAP_ROLL and its mode channel is 8
-    """
-    swapped = {"RCMAP_ROLL": 3.0, "RCMAP_THROTTLE": 1.0}
-    assert channel_roles(VehicleFamily.COPTER, swapped)[3] == "roll"
-    assert channel_roles(VehicleFamily.COPTER, swapped)[1] == "throttle"
-    rover = channel_roles(VehicleFamily.ROVER, {})
-    assert rover == {1: "steering", 3: "throttle", 8: "flight_mode"}
-    assert set(stick_channels(VehicleFamily.ROVER, {})) == {1, 3}
-    assert mode_channel(VehicleFamily.COPTER, {"FLTMODE_CH": 0.0}) is None
-
-
-def test_held_values_during_failsafe_never_count_as_movement() -> None:
-    """
-    GIVEN a channel that reads 1100 µs live and 1900 µs while RC failsafe holds values
-    WHEN its span is computed
-    THEN it has not moved; it moves once live input covers 400 µs
-    """
-    spans = ChannelSpans()
-    spans.observe(8, [1100] * 8, live=True)
-    spans.observe(8, [1900] * 8, live=False)
-    assert not spans.evidence({1: "roll"})[0].moved
-    spans.observe(8, [1500] * 8, live=True)
-    assert spans.evidence({1: "roll"})[0].moved
-
-
-@pytest.mark.parametrize(
-    ("text", "radio"),
-    [
-        ("Radio Failsafe - Disarming", True),
-        ("Radio Failsafe Cleared", True),
-        ("RC Short Failsafe On", True),
-        ("PreArm: Throttle below failsafe", True),
-        ("PreArm: RC not calibrated", True),
-        ("RCInput: decoding CRSF", True),
-        ("PreArm: Check FS_THR_VALUE", True),
-        ("Battery 1 is low 10.2V used 0 mAh", False),
-        ("GCS Failsafe", False),
-        ("Param write denied (RC_OPTIONS)", False),
-    ],
-)
-def test_only_radio_statustext_is_evidence(text: str, radio: bool) -> None:
-    """GIVEN a STATUSTEXT WHEN filtered THEN radio-related texts are kept and others are not."""
-    assert is_radio_message(text) is radio
-
-
-def test_protocol_and_firmware_are_recognised_and_the_banner_outlives_a_flood_of_messages() -> None:
-    """GIVEN a banner then 100 radio messages WHEN kept THEN the newest one, the protocol and the firmware."""
-    assert decoded_protocol("RCInput: decoding SBUS") == "SBUS"
-    assert firmware_banner("ArduCopter V4.6.0 (c0d4e55c)") == "ArduCopter V4.6.0"
-    timeline = RadioTimeline()
-    timeline.observe("ArduPlane V4.5.7 (abc)", 6, 0.0)
-    for index in range(100):
-        timeline.observe(f"Radio Failsafe {index}", 4, float(index))
-    assert timeline.messages[-1].text == "Radio Failsafe 99"
-    assert timeline.firmware == "ArduPlane V4.5.7"
 
 
 def test_rc_protocols_bits_follow_ardupilot() -> None:

@@ -65,6 +65,7 @@ def passed_test(harness: ModelHarness) -> RCReceiverState:
     return failsafe(harness, active=False)
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_the_schema_file_is_a_valid_versioned_json_schema() -> None:
     """GIVEN the shipped schema WHEN checked THEN it is a draft 2020-12 schema with our id and version."""
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
@@ -112,6 +113,7 @@ def test_a_passed_test_writes_a_report_valid_against_its_schema(
     assert "| Pitch | CH2 (RCMAP_PITCH) | CH2 | 1500 | 1000 | correct |" in markdown
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_an_empty_state_still_gives_a_valid_report() -> None:
     """GIVEN a model never connected WHEN reported THEN the JSON is valid and says INCOMPLETE."""
     report = build_report(RCReceiverState())

@@ -25,6 +25,7 @@ from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, Command
 from tests.support import fixtures as support_fixtures
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -99,7 +100,7 @@ def until_done(*handles: PendingCommand) -> Any:
 
 
 def wait_commands(vehicle: ScriptedFlightController, count: int) -> None:
-    assert vehicle.wait_for(lambda: len(vehicle.commands_received()) >= count)
+    wait_for(lambda: len(vehicle.commands_received()) >= count, f"{count} commands at the vehicle")
 
 
 def decoded(msg: Any, system_id: int, component_id: int) -> Any:
@@ -231,6 +232,7 @@ def test_a_command_on_a_tcp_link_the_vehicle_closed_ends_as_send_failed() -> Non
     assert manager.pending == ()
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_send_command_without_a_connection_fails_readably() -> None:
     """
     GIVEN a FlightController that never connected

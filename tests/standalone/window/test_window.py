@@ -64,8 +64,7 @@ def _collect_tk_garbage_on_the_main_thread() -> Iterator[None]:
 
 
 @pytest.fixture
-def window() -> Iterator[StandaloneWindow]:
-    root = tk.Tk()
+def window(root: tk.Tk) -> Iterator[StandaloneWindow]:
     session = VehicleSession()
     fake = ListPortInfo(FAKE_PORT, skip_link_detection=True)
     built = StandaloneWindow(root, session, port_lister=lambda: [fake], connect_timeout=1.0)
@@ -402,12 +401,11 @@ def test_disconnect_deactivates_the_view_clears_readings_and_a_reconnect_reactiv
     )
 
 
-def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
+def test_closing_the_window_stops_the_view_the_demo_and_the_bridges(root: tk.Tk) -> None:
     """GIVEN a window on the demo with an extra bridge WHEN the window manager closes it
     THEN the view is destroyed, no session thread is left running and the Tk root is gone.
     """
     before = set(threading.enumerate())
-    root = tk.Tk()
     window = StandaloneWindow(root, VehicleSession(), connect_timeout=1.0)
     assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
     view = connect_demo_and_wait_for_live_channels(window)

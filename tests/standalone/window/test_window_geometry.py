@@ -68,13 +68,17 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture(params=SIZES)
-def window(request: pytest.FixtureRequest, language: str) -> Iterator[StandaloneWindow]:
+def tk_geometry(request: pytest.FixtureRequest) -> str:
+    """The ``root`` window at each size the window must fit."""
+    return str(request.param)
+
+
+@pytest.fixture
+def window(root: tk.Tk, tk_geometry: str, language: str) -> Iterator[StandaloneWindow]:
     """The window at one size, in ``language``, connected to the demo and showing its verdict."""
     del language  # installed before the window is built, so every widget speaks it
-    root = tk.Tk()
-    root.geometry(request.param)
     built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=5.0)
-    size = tuple(int(part) for part in request.param.split("x"))
+    size = tuple(int(part) for part in tk_geometry.split("x"))
     built.connect(DEMO_DEVICE)
 
     def ready() -> bool:

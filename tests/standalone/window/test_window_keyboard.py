@@ -31,10 +31,13 @@ DEADLINE_S = 30.0
 
 
 @pytest.fixture
-def window() -> Iterator[StandaloneWindow]:
+def tk_geometry() -> str:
+    return DEFAULT_GEOMETRY
+
+
+@pytest.fixture
+def window(root: tk.Tk) -> Iterator[StandaloneWindow]:
     """The window at its default size on the demo, the person's own transmitter test waiting."""
-    root = tk.Tk()
-    root.geometry(DEFAULT_GEOMETRY)
     built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=5.0)
     built.connect(DEMO_DEVICE)
 

@@ -81,13 +81,12 @@ def live(view: object) -> bool:
     return isinstance(view, RCReceiverView) and view.channel_rows[0].text.endswith("µs")
 
 
-def test_the_device_list_follows_boards_plugged_in_and_removed_flight_controllers_first() -> None:
+def test_the_device_list_follows_boards_plugged_in_and_removed_flight_controllers_first(root: tk.Tk) -> None:
     """GIVEN the window with an FTDI adapter plugged in WHEN a CubeOrange is plugged in THEN it is
     offered, before the adapter; WHEN it is removed THEN it is no longer offered; and the listing ran
     on the port watch's thread, never on Tk's."""
     ports = Ports()
     ports.listed = [usb_board("/dev/ttyUSB0", serial_number="FT1", vid=0x0403, pid=0x6001)]
-    root = tk.Tk()
     window = StandaloneWindow(root, VehicleSession(), port_lister=ports, connect_timeout=1.0)
     bar = window.connection_bar
     try:
@@ -123,7 +122,7 @@ def test_a_port_watch_whose_lister_fails_offers_nothing_and_keeps_watching() -> 
 
 
 def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
-    board: tuple[NullModem, DemoSystem, Wire], tmp_path: Path
+    board: tuple[NullModem, DemoSystem, Wire], tmp_path: Path, root: tk.Tk
 ) -> None:
     """GIVEN the window reading the simulated board over its USB serial line
     WHEN the cable is pulled
@@ -136,7 +135,6 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
     modem, _demo, wire = board
     ports = Ports()
     ports.listed = [usb_board(str(modem.station_path), serial_number="AP1")]
-    root = tk.Tk()
     session = VehicleSession(list_ports=ports)
     window = StandaloneWindow(root, session, port_lister=ports, connect_timeout=DEADLINE_S)
     bar = window.connection_bar
