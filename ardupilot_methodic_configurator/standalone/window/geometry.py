@@ -15,8 +15,8 @@ from __future__ import annotations
 import tkinter as tk
 from collections.abc import Callable
 
-from ...host.plugin_host import StepLayout
 from ...frontend_tkinter_scroll_frame import ScrollFrame
+from ...host.plugin_host import StepLayout
 
 DEFAULT_GEOMETRY = "1560x860"
 
