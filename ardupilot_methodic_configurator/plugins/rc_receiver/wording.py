@@ -1,12 +1,12 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Every sentence the receiver check shows of a snapshot, in one place, for every view.
+"""Every sentence the receiver check shows, in one place, for every view.
 
 The Tk view, the terminal view and the report word the same facts the same way: the guidance, the
-stream requests and their outcomes, the notices about the link and the streams, the guided test's
-step, channel roles and ranges, the flight-mode slot, findings, radio messages and the verdict's
-label.  Pure functions of snapshot fields, through `_()`; no Tk, so the terminal needs none.
-"""
+stream requests and their outcomes, the notices, the guided test's step, channel roles and ranges,
+the flight-mode slot, findings, radio messages and the verdict's label; the Tk view's own words
+(titles, buttons and their tooltips, the report dialogs) are here too.  Pure functions, through
+`_()`; no Tk, so the terminal needs none."""
 
 from __future__ import annotations
 
@@ -406,6 +406,7 @@ def view_label(name: str) -> str:
         "reset": _("Start a new test"),
         "held_values": _("RC failsafe: these are the last values held, not live input."),
         "unavailable": _("Unavailable"),
+        "unknown": _("unknown"),
         "save_title": _("Save report"),
         "report_files": _("Report (JSON and Markdown)"),
         "all_files": _("All files"),

@@ -40,7 +40,6 @@ from ..rc_receiver.wording import (
     guide_instruction,
     message_text,
     rate_text,
-    receiver_seen_text,
     request_text,
     verdict_label,
     view_label,
@@ -87,7 +86,7 @@ class Lamp:
             1, 1, _LAMP_DIAMETER, _LAMP_DIAMETER, fill=COLOUR_UNKNOWN, outline="#616161"
         )
         self.title = ttk.Label(parent, text=title)
-        self.value = ttk.Label(parent, text=receiver_seen_text(None))
+        self.value = ttk.Label(parent, text=view_label("unknown"))
         self.canvas.grid(row=row, column=0, padx=(0, 6), sticky=tk.W)
         self.title.grid(row=row, column=1, sticky=tk.W)
         self.value.grid(row=row, column=2, padx=(8, 0), sticky=tk.W)
