@@ -37,6 +37,9 @@ pytestmark = pytest.mark.mc501
 PLUGINS = "ardupilot_methodic_configurator.plugins"
 OUR_VIEW = f"{PLUGINS}.frontend_tkinter_rc_receiver.RCReceiverView"
 OUR_MODEL = f"{PLUGINS}.data_model_rc_receiver.RCReceiverDataModel"
+# 5.0.1's own widgets, which the view uses where 5.0.1 offers them.
+HOST_SCROLL_FRAME = "ardupilot_methodic_configurator.frontend_tkinter_scroll_frame.ScrollFrame"
+HOST_TOOLTIP = "ardupilot_methodic_configurator.frontend_tkinter_show.Tooltip"
 STEP_FILE = "05_remote_controller_receiver.param"
 TEMPLATE = Path("vehicle_templates") / "ArduCopter" / "X11_plus"  # ships apm.pdef.xml: nothing to download
 RC_CHANNELS, SYS_STATUS = 65, 1
@@ -465,6 +468,22 @@ def test_5_0_1s_window_shows_our_view_and_drives_its_pause_resume_and_deactivati
         (RC_CHANNELS, DEFAULT_US),
         (SYS_STATUS, DEFAULT_US),
     ]
+
+
+def test_inside_5_0_1_our_view_scrolls_in_5_0_1s_scroll_frame_and_shows_5_0_1s_tooltips(
+    window_cycle: WindowCycle,
+) -> None:
+    """GIVEN 5.0.1's ParameterEditorWindow showing our view (its start-up and _load_plugin)
+    WHEN the view's scroll frame and its buttons' tooltips are looked at
+    THEN the scroll frame is 5.0.1's ScrollFrame holding the view's content, and the tooltips of
+    the guided test's buttons and of "Start a new test" are 5.0.1's, made by its show_tooltip, with
+    our words (the overlay ships neither module: they are the release's)."""
+    for name in ("window", "load_plugin"):
+        widgets = window_cycle.replies[name]["view"]["host_widgets"]
+        assert widgets["scroll_frame"] == HOST_SCROLL_FRAME, name
+        assert widgets["content_in_view_port"] is True, name
+        assert widgets["tooltips"] == dict.fromkeys(("off", "on", "skip", "save", "reset"), HOST_TOOLTIP)
+        assert all(text for text in widgets["tooltip_texts"].values()), widgets
 
 
 def test_5_0_1s_window_calls_into_our_plugin_never_wait_for_the_vehicle(window_cycle: WindowCycle) -> None:

@@ -17,7 +17,7 @@ import tkinter as tk
 from collections.abc import Callable, Mapping, Sequence
 from tkinter import ttk
 
-from ... import _
+from ...frontend_tkinter_show import show_tooltip
 from ..rc_receiver.evidence import FLIGHT_MODE_ROLE
 from ..rc_receiver.firmware import centring
 from ..rc_receiver.guide import KEY_OFF, KEY_ON, KEY_SKIP
@@ -37,8 +37,10 @@ from ..rc_receiver.wording import (
     flight_mode_text,
     guide_instruction,
     message_text,
+    request_text,
     verdict_label,
 )
+from ..rc_receiver.wording.tk_view import ButtonName, button_tooltip, rate_text, view_label
 from ..tk_kit.keys import ViewKeys
 from ..tk_kit.scrolling import match_theme_background
 from ..tk_kit.text import LABEL_INSET, TextMeasure, WrapFollower
@@ -81,7 +83,7 @@ class Lamp:
             1, 1, _LAMP_DIAMETER, _LAMP_DIAMETER, fill=COLOUR_UNKNOWN, outline="#616161"
         )
         self.title = ttk.Label(parent, text=title)
-        self.value = ttk.Label(parent, text=_("unknown"))
+        self.value = ttk.Label(parent, text=view_label("unknown"))
         self.canvas.grid(row=row, column=0, padx=(0, 6), sticky=tk.W)
         self.title.grid(row=row, column=1, sticky=tk.W)
         self.value.grid(row=row, column=2, padx=(8, 0), sticky=tk.W)
@@ -102,7 +104,7 @@ class BarRow:
         # The name and value columns are sized by the view to their longest texts (size_columns).
         self.name = ttk.Label(parent, text=name)
         self.bar = ttk.Progressbar(parent, orient=tk.HORIZONTAL, length=_BAR_LENGTH, maximum=maximum, value=0)
-        self.value = ttk.Label(parent, text=_("Unavailable"))
+        self.value = ttk.Label(parent, text=view_label("unavailable"))
         self.name.grid(row=row, column=0, sticky=tk.W)
         self.bar.grid(row=row, column=1, padx=6, pady=1, sticky=tk.EW)
         self.value.grid(row=row, column=2, sticky=tk.W)
@@ -122,8 +124,8 @@ class StreamRow:
     def __init__(self, parent: tk.Misc, message_name: str, row: int) -> None:
         self.message_name = message_name
         self.name = ttk.Label(parent, text=message_name)
-        self.rate = ttk.Label(parent, text=_("{rate:.1f} Hz").format(rate=0.0))
-        self.request = ttk.Label(parent, text=_("interval not requested"))
+        self.rate = ttk.Label(parent, text=rate_text(0.0))
+        self.request = ttk.Label(parent, text=request_text(None))
         self.name.grid(row=row, column=0, pady=1, sticky=tk.W)
         self.rate.grid(row=row, column=1, padx=6, pady=1, sticky=tk.W)
         self.request.grid(row=row, column=2, pady=1, sticky=tk.W)
@@ -279,7 +281,7 @@ class GuidePanel:
         on_skip: Callable[[], None] | None = None,
         keys: ViewKeys | None = None,
     ) -> None:
-        self.frame = ttk.LabelFrame(parent, text=_("Guided transmitter test"))
+        self.frame = ttk.LabelFrame(parent, text=view_label("guided_test"))
         self.instruction = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
         self.instruction.grid(row=0, column=0, columnspan=4, padx=6, pady=(6, 4), sticky=tk.W)
         # Beside the instruction and the buttons, so that it costs the panel no height of its own.
@@ -287,10 +289,18 @@ class GuidePanel:
         self.picture.canvas.grid(row=0, column=4, rowspan=2, padx=6, pady=4, sticky=tk.NE)
         self.frame.columnconfigure(4, weight=1)
         # Made in reading order, which is the order Tab follows.
-        self.off_button = ttk.Button(self.frame, text=_("It is off"), command=on_off)
-        self.on_button = ttk.Button(self.frame, text=_("It is on"), command=on_on)
-        self.skip_button = ttk.Button(self.frame, text=_("Skip this stick"), command=on_skip or _nothing)
-        self.save_button = ttk.Button(self.frame, text=_("Save report…"), command=on_save)
+        self.off_button = ttk.Button(self.frame, text=view_label("off"), command=on_off)
+        self.on_button = ttk.Button(self.frame, text=view_label("on"), command=on_on)
+        self.skip_button = ttk.Button(self.frame, text=view_label("skip"), command=on_skip or _nothing)
+        self.save_button = ttk.Button(self.frame, text=view_label("save"), command=on_save)
+        # The host's tooltips (5.0.1's inside the methodic configurator) say what each answer does.
+        buttons: dict[ButtonName, ttk.Button] = {
+            "off": self.off_button,
+            "on": self.on_button,
+            "skip": self.skip_button,
+            "save": self.save_button,
+        }
+        self.tooltips = {name: show_tooltip(button, button_tooltip(name)) for name, button in buttons.items()}
         self.off_button.grid(row=1, column=0, padx=6, pady=(0, 6), sticky=tk.W)
         self.on_button.grid(row=1, column=1, padx=6, pady=(0, 6), sticky=tk.W)
         self.skip_button.grid(row=1, column=2, padx=6, pady=(0, 6), sticky=tk.W)
@@ -362,7 +372,7 @@ class ChannelRoles:
         """Tint the bars and say so while RC failsafe holds the values."""
         for bar in self._bars:
             setter(bar, "style", HELD_BAR_STYLE if held else "Horizontal.TProgressbar")
-        note = _("RC failsafe: these are the last values held, not live input.") if held else ""
+        note = view_label("held_values") if held else ""
         setter(self.held_note, "text", note)
         show_when_set(self.held_note, note)
 

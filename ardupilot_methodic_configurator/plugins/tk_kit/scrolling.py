@@ -1,9 +1,13 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Scrolling for the program's views: a tree with its scrollbars, and a frame that scrolls its interior.
+"""Scrolling for the program's views: a tree with its scrollbars, and what the receiver view adds
+to a scroll frame.
 
-`ScrollableFrame` scrolls its ``interior`` vertically and stretches it to its width, so content
-wraps instead of scrolling sideways, and binds the mouse wheel only while the pointer is over it.
+The scroll frame itself is the methodic configurator's ``ScrollFrame`` (5.0.1's inside it, our
+twin ``frontend_tkinter_scroll_frame`` in the standalone program), which scrolls its
+``view_port``, stretches it to its width and binds the mouse wheel only while the pointer is over
+it.  `follow_width` tells the view the visible width, `scroll_into_view` brings a focused widget
+into view; both use only what 5.0.1's ``ScrollFrame`` has too.
 """
 
 from __future__ import annotations
@@ -12,9 +16,7 @@ import contextlib
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
-
-# X11 reports the wheel as buttons 4/5; Windows and macOS as <MouseWheel> with a delta.
-_WHEEL_EVENTS = ("<MouseWheel>", "<Button-4>", "<Button-5>")
+from typing import Protocol
 
 
 def match_theme_background(canvas: tk.Canvas) -> None:
@@ -47,82 +49,48 @@ def grid_with_scrollbars(
     return yscroll, xscroll
 
 
-class ScrollableFrame(ttk.Frame):
-    """A ttk.Frame whose ``interior`` scrolls vertically when taller than the frame."""
+class ScrollArea(Protocol):
+    """What the view uses of a scroll frame: 5.0.1's ``ScrollFrame`` inside the methodic
+    configurator, our twin of it in the standalone program."""
 
-    def __init__(self, parent: tk.Misc, **kwargs: object) -> None:
-        super().__init__(parent, **kwargs)  # type: ignore[arg-type]
-        self.canvas = tk.Canvas(self, borderwidth=0, highlightthickness=0)
-        match_theme_background(self.canvas)
-        self.scrollbar = ttk.Scrollbar(self, orient=tk.VERTICAL, command=self.canvas.yview)
-        self.canvas.configure(yscrollcommand=self.scrollbar.set)
-        self.scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
-        self.canvas.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
+    canvas: tk.Canvas
+    view_port: ttk.Frame
+    canvas_window: int
 
-        self.interior = ttk.Frame(self.canvas)
-        self._window = self.canvas.create_window(0, 0, window=self.interior, anchor=tk.NW)
+    def on_frame_configure(self, _event: tk.Event[tk.Misc] | None) -> None: ...
 
-        # Told the visible width whenever it changes, so content can rearrange itself to it.
-        self.on_width: Callable[[int], None] | None = None
-        self.interior.bind("<Configure>", self._on_interior_configure)
-        self.canvas.bind("<Configure>", self._on_canvas_configure)
-        self._wheel_bound = False
-        self.bind("<Enter>", self._bind_wheel)
-        self.bind("<Leave>", self._unbind_wheel)
 
-    def _on_interior_configure(self, _event: tk.Event[tk.Misc]) -> None:
-        self.canvas.configure(
-            scrollregion=(0, 0, self.interior.winfo_reqwidth(), self.interior.winfo_reqheight())
-        )
+def follow_width(area: ScrollArea, on_width: Callable[[int], None]) -> None:
+    """Place the content at the canvas's very corner (5.0.1 insets it) and call ``on_width`` with
+    the visible width whenever it changes, so the content can rearrange itself to it."""
+    area.canvas.coords(area.canvas_window, 0, 0)
+    area.on_frame_configure(None)
 
-    def _on_canvas_configure(self, event: tk.Event[tk.Misc]) -> None:
-        self.canvas.itemconfigure(self._window, width=event.width)
-        if self.on_width is not None:
-            self.on_width(int(event.width))
+    def resized(event: tk.Event[tk.Misc]) -> None:
+        on_width(int(event.width))
 
-    def see(self, widget: tk.Misc) -> None:
-        """Scroll so that ``widget``, somewhere inside the interior, is in view (a focused button)."""
-        if not _inside(widget, self.interior):
-            return
-        height = max(1, self.interior.winfo_height())
-        top = widget.winfo_rooty() - self.interior.winfo_rooty()
-        bottom = top + widget.winfo_height()
-        shown_top = int(self.canvas.canvasy(0))
-        shown = self.canvas.winfo_height()
-        if top < shown_top:
-            self.canvas.yview_moveto(top / height)
-        elif bottom > shown_top + shown:
-            self.canvas.yview_moveto(max(0, bottom - shown) / height)
+    area.canvas.bind("<Configure>", resized, add="+")
 
-    def _bind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
-        for sequence in _WHEEL_EVENTS:
-            self.bind_all(sequence, self._on_wheel)
-        self._wheel_bound = True
 
-    def _unbind_wheel(self, _event: tk.Event[tk.Misc] | None = None) -> None:
-        if not self._wheel_bound:
-            return
-        self._wheel_bound = False
-        for sequence in _WHEEL_EVENTS:
-            self.unbind_all(sequence)
-
-    def _on_wheel(self, event: tk.Event[tk.Misc]) -> None:
-        # Scrolling content that already fits would only jitter it.
-        if self.interior.winfo_reqheight() <= self.canvas.winfo_height():
-            return
-        if event.num == 4:
-            steps = -1
-        elif event.num == 5:
-            steps = 1
-        else:
-            steps = -1 if event.delta > 0 else 1
-        self.canvas.yview_scroll(steps, "units")
-
-    def destroy(self) -> None:
-        # bind_all bindings outlive the widget; drop ours so they never call a dead canvas.
-        with contextlib.suppress(tk.TclError):
-            self._unbind_wheel()
-        super().destroy()
+def scroll_into_view(area: ScrollArea, widget: tk.Misc) -> None:
+    """Scroll ``area`` so that ``widget``, somewhere inside its content, is in view (a focused button)."""
+    if not _inside(widget, area.view_port):
+        return
+    canvas = area.canvas
+    region = [float(value) for value in canvas.tk.splitlist(canvas.cget("scrollregion"))]
+    if len(region) != 4 or region[3] <= region[1]:
+        return
+    shown_top = float(canvas.canvasy(0))
+    shown = canvas.winfo_height()
+    top = shown_top + widget.winfo_rooty() - canvas.winfo_rooty()
+    bottom = top + widget.winfo_height()
+    if top < shown_top:
+        wanted = top
+    elif bottom > shown_top + shown:
+        wanted = bottom - shown
+    else:
+        return
+    canvas.yview_moveto(max(0.0, (wanted - region[1]) / (region[3] - region[1])))
 
 
 def _inside(widget: tk.Misc, ancestor: tk.Misc) -> bool:

@@ -25,7 +25,8 @@ from typing import IO, Any, TextIO
 from ...plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
 from ...plugins.rc_receiver.report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver.snapshot import GuideStep, RCReceiverState, Severity
-from ...plugins.rc_receiver.wording import (
+from ...plugins.rc_receiver.wording import flight_mode_text, sticks_text
+from ...plugins.rc_receiver.wording.terminal import (
     channel_role_line_text,
     decoded_protocol_text,
     earlier_test_text,
@@ -34,12 +35,10 @@ from ...plugins.rc_receiver.wording import (
     finding_event_text,
     finding_line_text,
     finding_summary_text,
-    flight_mode_text,
     radio_message_event_text,
     report_not_written_text,
     report_written_text,
     step_line_text,
-    sticks_text,
     verdict_line_text,
 )
 from ..options import EXIT_ERROR, EXIT_STATUS

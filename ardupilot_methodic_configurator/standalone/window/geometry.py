@@ -15,8 +15,8 @@ from __future__ import annotations
 import tkinter as tk
 from collections.abc import Callable
 
+from ...frontend_tkinter_scroll_frame import ScrollFrame
 from ...host.plugin_host import StepLayout
-from ...plugins.tk_kit.scrolling import ScrollableFrame
 
 DEFAULT_GEOMETRY = "1560x860"
 
@@ -39,8 +39,8 @@ def fit_scrollable_width(frame: tk.Misc) -> None:
     pending: list[tk.Misc] = [frame]
     while pending:
         widget = pending.pop()
-        if isinstance(widget, ScrollableFrame):
-            needed = widget.interior.winfo_reqwidth()
+        if isinstance(widget, ScrollFrame):
+            needed = widget.view_port.winfo_reqwidth()
             if needed > widget.canvas.winfo_reqwidth():
                 widget.canvas.configure(width=needed)
             continue

@@ -55,6 +55,25 @@ def _enum_name(value: object) -> object:
     return getattr(value, "name", value)
 
 
+def _class_path(value: object) -> str:
+    kind = type(value)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _host_widgets(view: Any) -> dict[str, Any]:
+    """Which classes the view's scroll frame and tooltips are, and whether its content is in the frame."""
+    scrolling = getattr(view, "scrolling", None)
+    tooltips = dict(getattr(view, "tooltips", {}))
+    rows = getattr(view, "channel_rows", ())
+    port = getattr(scrolling, "view_port", None)
+    return {
+        "scroll_frame": None if scrolling is None else _class_path(scrolling),
+        "content_in_view_port": bool(rows and port is not None and str(rows[0].bar).startswith(str(port))),
+        "tooltips": {name: _class_path(tip) for name, tip in tooltips.items()},
+        "tooltip_texts": {name: getattr(tip, "text", None) for name, tip in tooltips.items()},
+    }
+
+
 def _state_summary(state: Any) -> dict[str, Any]:
     """The snapshot fields of our model's state (upstream's model has another shape: reported raw)."""
     if state is None:
@@ -188,6 +207,7 @@ class Session:
                 "active": getattr(view, "active", None),
                 "suspended": getattr(view, "suspended", None),
                 "channel_texts": [row.text for row in getattr(view, "channel_rows", ())],
+                "host_widgets": _host_widgets(view),
             }
         return summary
 

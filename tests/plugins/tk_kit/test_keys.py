@@ -15,6 +15,7 @@ from tkinter import ttk
 
 import pytest
 
+from amc_rc_receiver.frontend_tkinter_scroll_frame import ScrollFrame
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
@@ -29,7 +30,7 @@ from amc_rc_receiver.plugins.tk_kit.keys import (
     FOCUS_THICKNESS,
     access_label,
 )
-from amc_rc_receiver.plugins.tk_kit.scrolling import ScrollableFrame
+from amc_rc_receiver.plugins.tk_kit.scrolling import scroll_into_view
 from amc_rc_receiver.standalone.terminal import prompter as terminal_prompter
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed
@@ -201,12 +202,12 @@ def test_a_focused_button_below_the_visible_area_is_scrolled_into_view_when_focu
     """GIVEN a short scrolling area whose last button is below what it shows
     WHEN that button takes the focus THEN the area scrolls until the whole button is in view."""
     root.geometry("300x200")
-    area = packed(ScrollableFrame(root))
+    area = packed(ScrollFrame(root))
     for row in range(30):
-        ttk.Label(area.interior, text=f"line {row}").pack(anchor=tk.W)
-    button = ttk.Button(area.interior, text="far below")
+        ttk.Label(area.view_port, text=f"line {row}").pack(anchor=tk.W)
+    button = ttk.Button(area.view_port, text="far below")
     button.pack(anchor=tk.W)
-    button.bind("<FocusIn>", lambda _event: area.see(button), add="+")
+    button.bind("<FocusIn>", lambda _event: scroll_into_view(area, button), add="+")
     root.update()
     assert area.canvas.yview()[0] == 0.0
 

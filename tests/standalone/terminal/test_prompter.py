@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep
-from amc_rc_receiver.plugins.rc_receiver.wording import terminal_step_text
+from amc_rc_receiver.plugins.rc_receiver.wording.terminal import terminal_step_text
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
