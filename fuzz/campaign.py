@@ -10,8 +10,8 @@ takes the same path, which a coverage-guided fuzzer needs).  For each target the
 the inputs run, libFuzzer's coverage figures at the end (``cov``: edges of our package reached;
 ``ft``: features, edges with their hit counts), the escapes (a crash stops a libFuzzer run, so
 0 or 1, with its reproducer), the slowest input libFuzzer saw and the wall time.  Logs,
-reproducers (``crash-…``, ``timeout-…``) and ``report.json`` go to ``--out`` (default
-``fuzz/findings/``, which git ignores).  Replay a reproducer with
+reproducers (``crash-…``, ``timeout-…``), the corpus each run learnt and ``report.json`` go to
+``--out`` (default ``fuzz/findings/``, which git ignores).  Replay a reproducer with
 ``fuzz/fuzz.py TARGET fuzz/findings/TARGET-crash-…``.
 """
 
@@ -21,6 +21,7 @@ import argparse
 import concurrent.futures
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -62,6 +63,9 @@ class TargetRun:
 def fuzz_target(name: str, runs: int, seed: int, out: Path, max_seconds: int = 0) -> TargetRun:
     out.mkdir(parents=True, exist_ok=True)
     log = out / f"{name}.log"
+    corpus = out / f"{name}-corpus"
+    shutil.rmtree(corpus, ignore_errors=True)
+    corpus.mkdir()
     prefix = f"{out}/{name}-"
     command = [
         sys.executable,
@@ -74,6 +78,9 @@ def fuzz_target(name: str, runs: int, seed: int, out: Path, max_seconds: int = 0
         "-print_final_stats=1",
         "-report_slow_units=1",
         *([f"-max_total_time={max_seconds}"] if max_seconds else []),
+        # a fresh folder for what this run learns: a rerun starts from the seeds alone again
+        str(corpus),
+        *(str(seed) for seed in TARGETS[name].seeds),
     ]
     started = time.perf_counter()
     with log.open("w", encoding="utf-8") as stream:

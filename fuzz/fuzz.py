@@ -6,8 +6,9 @@ Run: .venv/bin/python fuzz/fuzz.py TARGET [libFuzzer flags] [corpus folders or r
 
 TARGET is one of ``fuzz/targets.py``'s (``sitl-json``, ``rflysim``, ``xrp``, ``mavlink``,
 ``param``, ``steps``).  With no folder or file named, the fuzzer starts from the target's seed
-corpus in the repository and writes what it learns to a temporary folder (libFuzzer writes new
-inputs into the first folder it is given; the seeds are read only).  Naming a file runs that one
+corpus in the repository and what it learnt before, and writes what it learns to
+``fuzz/findings/TARGET-corpus/`` (libFuzzer writes new inputs into the first folder it is given;
+the seeds are only read).  Naming a file runs that one
 input, which is how a reproducer is replayed.  ``-max_len`` defaults to the target's bound.
 
 Only the package (``amc_rc_receiver``) is instrumented: libFuzzer's ``cov``/``ft`` figures count
@@ -18,10 +19,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-import tempfile
+from pathlib import Path
 
 import atheris
 from targets import TARGETS, Escape
+
+FINDINGS = Path(__file__).resolve().parent / "findings"
 
 
 def _expected(spec: str) -> tuple[type[BaseException], ...]:
@@ -44,8 +47,9 @@ def main(argv: list[str]) -> None:
     if not any(flag.startswith("-max_len=") for flag in flags):
         flags.append(f"-max_len={target.max_len}")
     if not paths:
-        work = tempfile.mkdtemp(prefix=f"fuzz-{target.name}-corpus-")
-        paths = [work, *(str(seed) for seed in target.seeds if seed.is_dir())]
+        work = FINDINGS / f"{target.name}-corpus"
+        work.mkdir(parents=True, exist_ok=True)
+        paths = [str(work), *(str(seed) for seed in target.seeds if seed.is_dir())]
     with atheris.instrument_imports(include=["amc_rc_receiver"]):
         harness = target.setup()
         expected = _expected(target.expected)
