@@ -3,7 +3,7 @@
 """The fuzzers in fuzz/ keep working: every seed passes its harness, and a short atheris run of each
 target finds no escape.
 
-The long runs (10^6 inputs per target) are for people, with their figures in the README; these
+The long runs (10^6 inputs per target) are for people, their figures in ARCHITECTURE_rc_receiver.md; these
 keep the harnesses, the seed corpus and the campaign script from rotting as the code changes.
 """
 
