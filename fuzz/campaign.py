@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -84,7 +85,13 @@ def fuzz_target(name: str, runs: int, seed: int, out: Path, max_seconds: int = 0
     ]
     started = time.perf_counter()
     with log.open("w", encoding="utf-8") as stream:
-        result = subprocess.run(command, stdout=stream, stderr=subprocess.STDOUT, check=False)
+        # the file harnesses' scratch files: libFuzzer ends the process without Python's clean-up
+        scratch = out / "tmp"
+        scratch.mkdir(exist_ok=True)
+        environment = {**os.environ, "TMPDIR": str(scratch)}
+        result = subprocess.run(
+            command, stdout=stream, stderr=subprocess.STDOUT, env=environment, check=False
+        )
     run = TargetRun(name, seconds=round(time.perf_counter() - started, 1), exit_code=result.returncode)
     text = log.read_text(encoding="utf-8", errors="replace")
     figures = _DONE.findall(text) or _PROGRESS.findall(text)

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -39,10 +40,13 @@ targets = _targets()
 
 @pytest.mark.pure
 @pytest.mark.parametrize("name", list(targets.TARGETS))
-def test_every_seed_of_a_target_passes_its_harness(name: str) -> None:
+def test_every_seed_of_a_target_passes_its_harness(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """GIVEN a target's seed corpus from real traffic and files WHEN each seed goes through the
     target's harness THEN there are seeds, none is longer than the target's bound, and none
     escapes (each returns or raises the documented error)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the file harnesses' scratch folder
     target = targets.TARGETS[name]
     harness = target.setup()
     module, _, error_name = target.expected.partition(":")
