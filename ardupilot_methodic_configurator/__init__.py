@@ -64,9 +64,7 @@ def install_language(language: str | None, locale_dir: Path | None = None) -> bo
         return True
     # "de_DE" finds the "de" catalog too, as gettext expands it.
     try:
-        _translation = _gettext.translation(
-            TEXT_DOMAIN, locale_dir or LOCALE_DIR, languages=[language]
-        )
+        _translation = _gettext.translation(TEXT_DOMAIN, locale_dir or LOCALE_DIR, languages=[language])
     except OSError:
         _translation = _gettext.NullTranslations()
         return False

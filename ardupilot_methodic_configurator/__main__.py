@@ -393,10 +393,10 @@ def _connect_timeout(args: argparse.Namespace) -> float:
 
 def _run_text(args: argparse.Namespace) -> int:
     from .standalone.options import DEMO_DEVICE, TransmitterSchedule, demo_choice  # noqa: PLC0415
-    from .standalone.session import CheckSession  # noqa: PLC0415
+    from .standalone.session import VehicleSession  # noqa: PLC0415
     from .standalone.terminal.app import run_text_session  # noqa: PLC0415
 
-    session = CheckSession(demo_choice=demo_choice(args))
+    session = VehicleSession(demo_choice=demo_choice(args))
     try:
         device = DEMO_DEVICE if args.demo else args.device
         sitl = _sitl_config(args)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
+from amc_rc_receiver.standalone.session import VehicleSession
 
 TICK_S = 0.1  # the view's polling period
 TARGET_S = 1.5  # the issues' target: RC failsafe shown within 1.5 s of the transmitter going off
 
 
 def wait_for(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float, what: str
+    session: VehicleSession, condition: Callable[[RCReceiverState], bool], timeout: float, what: str
 ) -> float:
     """Poll every 100 ms until ``condition``; return the moment it first held."""
     deadline = time.monotonic() + timeout

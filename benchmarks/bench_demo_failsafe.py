@@ -18,15 +18,15 @@ import time
 from _failsafe_bench import TARGET_S, TICK_S, wait_for
 
 from amc_rc_receiver.demo.vehicle import RC_FAILSAFE_TIMEOUT_S
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 
 CYCLES = 5
 
 
 def main() -> int:
-    session = CheckSession()
+    session = VehicleSession()
     error = session.connect(DEMO_DEVICE)
     if error:
         print(error)

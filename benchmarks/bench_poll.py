@@ -50,8 +50,9 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.connection.opening import use_mavlink2
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
-from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL, RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver.link_reader import MAX_MESSAGES_PER_POLL
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
 from tests.support.methodic_configurator import environments_home
 from tests.support.scripted_fc import ScriptedFlightController
 

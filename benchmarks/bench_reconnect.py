@@ -33,7 +33,7 @@ from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
 from amc_rc_receiver.sitl.null_modem import NullModem
 from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 
 TICK_S = 0.1  # the terminal view's tick
 OFFLINE_S = 2.0
@@ -49,7 +49,7 @@ def free_port(kind: int) -> int:
 class Check:
     """The terminal view's loop without its output: the model and the follower, every tick."""
 
-    def __init__(self, session: CheckSession, device: str, baudrate: int) -> None:
+    def __init__(self, session: VehicleSession, device: str, baudrate: int) -> None:
         self.session = session
         self.device = device
         self.baudrate = baudrate
@@ -118,7 +118,7 @@ def demo_rounds(kind: str, rounds: int) -> tuple[float, list[float]]:
         endpoint = LinkEndpoint(LinkKind.UDP_OUT, "127.0.0.1", port)
         device = f"udpin:127.0.0.1:{port}"
     demo = DemoSystem(endpoint=endpoint)
-    check = Check(CheckSession(), device, 115200)
+    check = Check(VehicleSession(), device, 115200)
     returns: list[float] = []
     try:
         demo.start()
@@ -147,7 +147,7 @@ def demo_rounds(kind: str, rounds: int) -> tuple[float, list[float]]:
 
 def sitl_rounds(binary: Path, link: SitlLink, rounds: int, instance: int) -> tuple[float, list[float]]:
     """Real SITL over ``link``; the return is SITL's restart (the runner's new generation)."""
-    session = CheckSession()
+    session = VehicleSession()
     error = session.start_sitl(SitlConfig(binary, instance=instance, link=link))
     if error or session.sitl is None:
         raise SystemExit(error)

@@ -22,9 +22,9 @@ from pathlib import Path
 from _failsafe_bench import TARGET_S, wait_for
 
 from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
 from amc_rc_receiver.sitl.config import SitlConfig
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 
 CYCLES = 5
 RC_FS_TIMEOUT_S = 1.0
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(binary: Path, mode: FailsafeMode, instance: int) -> tuple[list[float], list[float]]:
-    session = CheckSession()
+    session = VehicleSession()
     to_failsafe: list[float] = []
     to_recovery: list[float] = []
     try:

@@ -75,7 +75,7 @@ def main() -> int:
 
 def _run() -> int:
     from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-    from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+    from amc_rc_receiver.plugins.rc_receiver.snapshot import (
         ChannelReading,
         FailsafeStatus,
         IntervalRequestOutcome,
@@ -202,9 +202,7 @@ def _run() -> int:
         f"for reference: render alone idle {idle_ms:.4f} ms ({idle_writes} widget writes), "
         f"full {full_ms:.4f} ms; update_idletasks() on an empty window {baseline_ms:.4f} ms"
     )
-    print(
-        f"bridge panel, 3 links: idle render {bridge_idle_ms:.4f} ms, full render {bridge_full_ms:.4f} ms"
-    )
+    print(f"bridge panel, 3 links: idle render {bridge_idle_ms:.4f} ms, full render {bridge_full_ms:.4f} ms")
     ok = full_layout_worst_ms < FRAME_MS
     print(
         "target met: the worst full tick fits in one frame"

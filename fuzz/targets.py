@@ -86,6 +86,9 @@ def xrp() -> Harness:
 
 # Polls per input at most: the model reads 50 messages per poll, so 2 KiB of stream always fits.
 MAX_POLLS = 400
+# The model's bound on messages read per poll (its docstring): a poll that read fewer emptied
+# the link.  Stated here, as the model's own constant moves between its modules.
+MESSAGES_PER_POLL = 50
 POLL_STEP_S = 0.1  # the UI polls about every 100 ms
 STALE_STEP_S = 4.0  # past the 3 s after which readings are cleared
 
@@ -143,10 +146,7 @@ def mavlink_intake() -> Harness:
     from amc_rc_receiver.backend_flightcontroller import FlightController  # noqa: PLC0415
     from amc_rc_receiver.connection.opening import use_mavlink2  # noqa: PLC0415
     from amc_rc_receiver.host.param_file import read_example_receiver_params  # noqa: PLC0415
-    from amc_rc_receiver.plugins.data_model_rc_receiver import (  # noqa: PLC0415
-        MAX_MESSAGES_PER_POLL,
-        RCReceiverDataModel,
-    )
+    from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel  # noqa: PLC0415
 
     parameters = {entry.name: entry.value for entry in read_example_receiver_params("ArduCopter")}
 
@@ -211,7 +211,7 @@ def mavlink_intake() -> Harness:
         for _poll in range(MAX_POLLS):
             clock.now += POLL_STEP_S
             check(model.poll(), link)
-            if link.exhausted and model.messages_read_last_poll < MAX_MESSAGES_PER_POLL:
+            if link.exhausted and model.messages_read_last_poll < MESSAGES_PER_POLL:
                 break  # the stream is read and nothing is carried over to the next poll
         clock.now += STALE_STEP_S
         check(model.poll(), link)

@@ -67,8 +67,34 @@ FIX_HINT = "run `.venv/bin/python scripts/i18n.py extract && .venv/bin/python sc
 IGNORE_MARK = "i18n: ignore"
 IGNORE_FILE_MARK = "i18n: ignore-file"
 UNIT_SYMBOLS = frozenset(
-    {"µs", "us", "ms", "s", "Hz", "kHz", "MHz", "dB", "dBm", "V", "mV", "A", "mA", "mAh", "B", "kB",
-     "KiB", "MiB", "bps", "kbps", "m", "cm", "mm", "km", "deg", "rad"}
+    {
+        "µs",
+        "us",
+        "ms",
+        "s",
+        "Hz",
+        "kHz",
+        "MHz",
+        "dB",
+        "dBm",
+        "V",
+        "mV",
+        "A",
+        "mA",
+        "mAh",
+        "B",
+        "kB",
+        "KiB",
+        "MiB",
+        "bps",
+        "kbps",
+        "m",
+        "cm",
+        "mm",
+        "km",
+        "deg",
+        "rad",
+    }
 )
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifgeExXrca%]")
@@ -79,15 +105,22 @@ _CLI_WORD = re.compile(r"(?:^|_)cli(?:_|$)")
 _TEXT_KEYWORDS = frozenset({"text", "title", "label"})
 _MESSAGEBOX_KEYWORDS = frozenset({"title", "message", "detail"})
 _ARGPARSE_CALLS = frozenset(
-    {"ArgumentParser", "add_argument", "add_parser", "add_argument_group", "add_subparsers",
-     "add_mutually_exclusive_group"}
+    {
+        "ArgumentParser",
+        "add_argument",
+        "add_parser",
+        "add_argument_group",
+        "add_subparsers",
+        "add_mutually_exclusive_group",
+    }
 )
 _ARGPARSE_KEYWORDS = frozenset({"help", "description", "epilog", "usage", "title"})
 # `reason=` is deliberately absent: CodecError's reason is a language-neutral key ("checksum").
 _ERROR_KEYWORDS = frozenset({"message", "msg"})
 _STR_METHODS = frozenset({"format", "join", "upper", "capitalize"})
 _BUILTIN_EXCEPTIONS = frozenset(
-    name for name, value in vars(builtins).items()
+    name
+    for name, value in vars(builtins).items()
     if isinstance(value, type) and issubclass(value, BaseException) and name != "SystemExit"
 )
 
@@ -147,9 +180,13 @@ def _bare_literals(node: ast.expr) -> Iterator[tuple[ast.expr, str]]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         yield node, node.value
     elif isinstance(node, ast.JoinedStr):
-        yield node, " ".join(
-            part.value for part in node.values
-            if isinstance(part, ast.Constant) and isinstance(part.value, str)
+        yield (
+            node,
+            " ".join(
+                part.value
+                for part in node.values
+                if isinstance(part, ast.Constant) and isinstance(part.value, str)
+            ),
         )
     elif isinstance(node, ast.IfExp):
         yield from _bare_literals(node.body)
@@ -158,8 +195,9 @@ def _bare_literals(node: ast.expr) -> Iterator[tuple[ast.expr, str]]:
         yield from _bare_literals(node.left)
         if isinstance(node.op, ast.Add):
             yield from _bare_literals(node.right)
-    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-          and node.func.attr in _STR_METHODS):
+    elif (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS
+    ):
         # "...".format(...) called on a literal: the text itself was never translated
         yield from _bare_literals(node.func.value)
 
@@ -202,8 +240,13 @@ class _Scanner(ast.NodeVisitor):
         for node, text in _bare_literals(value):
             if needs_translation(text):
                 kind = "f-string" if isinstance(node, ast.JoinedStr) else "literal"
-                self._report(node, "I18N003", f"{where}: {kind} {text!r} is shown to the user but not "
-                             'wrapped in _(); write _("... {x}").format(x=...)', anchor=call)
+                self._report(
+                    node,
+                    "I18N003",
+                    f"{where}: {kind} {text!r} is shown to the user but not "
+                    'wrapped in _(); write _("... {x}").format(x=...)',
+                    anchor=call,
+                )
 
     def _visit_scope(self, node: ast.AST) -> None:
         self._function_depth += 1
@@ -230,11 +273,19 @@ class _Scanner(ast.NodeVisitor):
         argument = node.args[0] if len(node.args) == 1 and not node.keywords else None
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             if self._function_depth == 0:
-                self._report(node, "I18N004", f"_({argument.value!r}) runs at import time, before "
-                             "install_language(); translate where the text is used")
+                self._report(
+                    node,
+                    "I18N004",
+                    f"_({argument.value!r}) runs at import time, before "
+                    "install_language(); translate where the text is used",
+                )
         else:
-            self._report(node, "I18N001", "_() needs exactly one plain string literal so the message "
-                         "can be extracted; format after translating: _(\"... {x}\").format(x=...)")
+            self._report(
+                node,
+                "I18N001",
+                "_() needs exactly one plain string literal so the message "
+                'can be extracted; format after translating: _("... {x}").format(x=...)',
+            )
 
     def _check_call_sinks(self, node: ast.Call) -> None:
         name = _call_name(node.func)
@@ -318,11 +369,19 @@ def _message_key(message: Message) -> str:
 
 def extract_template(package_dir: Path = PACKAGE_DIR) -> Catalog:
     """Babel's Python extractor over the package, keyword `_` only (as `pybabel extract -k _`)."""
-    catalog = Catalog(project="amc-rc-receiver", version=_version(),
-                      copyright_holder="The amc-rc-receiver authors", charset="utf-8", fuzzy=False)
+    catalog = Catalog(
+        project="amc-rc-receiver",
+        version=_version(),
+        copyright_holder="The amc-rc-receiver authors",
+        charset="utf-8",
+        fuzzy=False,
+    )
     for filename, lineno, message, comments, context in extract_from_dir(
-        package_dir, method_map=[("**.py", "python")], keywords={"_": None},
-        comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+        package_dir,
+        method_map=[("**.py", "python")],
+        keywords={"_": None},
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
     ):
         location = (f"{package_dir.name}/{Path(filename).as_posix()}", lineno)
         catalog.add(message, None, [location], auto_comments=comments, context=context)
@@ -402,8 +461,11 @@ def compile_catalogs(locale_dir: Path = LOCALE_DIR) -> list[Path]:
 
 def placeholders(text: str) -> list[tuple[str, str, str]]:
     """The ``{name!conv:spec}`` fields of a format string, sorted; ValueError when malformed."""
-    fields = [(name, conversion or "", spec or "") for _literal, name, spec, conversion in
-              string.Formatter().parse(text) if name is not None]
+    fields = [
+        (name, conversion or "", spec or "")
+        for _literal, name, spec, conversion in string.Formatter().parse(text)
+        if name is not None
+    ]
     return sorted(fields)
 
 
@@ -450,13 +512,19 @@ def template_drift(package_dir: Path = PACKAGE_DIR, pot_path: Path = POT_PATH) -
     if not pot_path.exists():
         return [f"{pot_path} is missing ({FIX_HINT})"]
     in_template = {_message_key(message) for message in _read(pot_path) if message.id}
-    in_code = {_message_key(message): message.locations for message in extract_template(package_dir)
-               if message.id}
-    drift = [f"not in the template: {message!r} used at "
-             f"{', '.join(f'{path}:{line}' for path, line in where)} ({FIX_HINT})"
-             for message, where in sorted(in_code.items()) if message not in in_template]
-    drift += [f"in the template but no longer in the code: {message!r} ({FIX_HINT})"
-              for message in sorted(in_template - in_code.keys())]
+    in_code = {
+        _message_key(message): message.locations for message in extract_template(package_dir) if message.id
+    }
+    drift = [
+        f"not in the template: {message!r} used at "
+        f"{', '.join(f'{path}:{line}' for path, line in where)} ({FIX_HINT})"
+        for message, where in sorted(in_code.items())
+        if message not in in_template
+    ]
+    drift += [
+        f"in the template but no longer in the code: {message!r} ({FIX_HINT})"
+        for message in sorted(in_template - in_code.keys())
+    ]
     return drift
 
 

@@ -9,11 +9,11 @@
 Strategy: copy the release wheel entry by entry and change only what a drop-in replacement has
 to change, then prove it on the result before a single byte is written.
 
-- Taken from ``ardupilot_methodic_configurator/plugins/``: every ``*.py`` except the host stand-ins
-  (``__init__``, ``plugin_factory``, ``plugin_protocol``, ``plugin_constants``, which the release
-  provides itself).  ``data_model_rc_receiver.py`` and ``frontend_tkinter_rc_receiver.py``
-  replace the release's files of the same names; every other module is *added* and must not
-  exist in the release.
+- Taken from ``ardupilot_methodic_configurator/plugins/`` and its sub-packages: every ``*.py``
+  except the host stand-ins at its top (``__init__``, ``plugin_factory``, ``plugin_protocol``,
+  ``plugin_constants``, which the release provides itself).  ``data_model_rc_receiver.py`` and
+  ``frontend_tkinter_rc_receiver.py`` replace the release's files of the same names; every
+  other module is *added* and must not exist in the release.
 - The plugin modules reach the host only relatively (``from .. import _``,
   ``from .plugin_factory import plugin_factory``); each such import is resolved against the
   release's own files, and every imported name must be defined there.
@@ -215,13 +215,13 @@ def runtime_requirements(metadata: str) -> list[str]:
 
 
 def read_plugin_sources(plugins_dir: Path) -> dict[str, bytes]:
-    """Our plugin modules proper (stand-ins excluded), by file name."""
+    """Our plugin modules proper (stand-ins excluded), by path below the plugin folder."""
     if not plugins_dir.is_dir():
         raise OverlayError(f"plugin directory not found: {plugins_dir}")
     sources = {
-        path.name: path.read_bytes()
-        for path in sorted(plugins_dir.glob("*.py"))
-        if path.name not in HOST_STAND_INS
+        path.relative_to(plugins_dir).as_posix(): path.read_bytes()
+        for path in sorted(plugins_dir.rglob("*.py"))
+        if path.relative_to(plugins_dir).as_posix() not in HOST_STAND_INS
     }
     for module in REPLACED_MODULES:
         if module not in sources:
@@ -254,8 +254,8 @@ def _top_level_names(source: bytes, filename: str) -> set[str]:
 
 def check_relative_imports(sources: Mapping[str, bytes], release: ReleaseWheel) -> None:
     """Every relative import of our modules resolves, inside the release, to a file that defines the name."""
-    package_parts = PLUGINS_DIR.split("/")
     for module, source in sorted(sources.items()):
+        package_parts = [*PLUGINS_DIR.split("/"), *module.split("/")[:-1]]
         tree = ast.parse(source, module)
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -286,9 +286,18 @@ def _check_import_target(
     module: str, target: str, names: Sequence[str], sources: Mapping[str, bytes], release: ReleaseWheel
 ) -> None:
     dotted = target.replace("/", ".")
-    if target.startswith(f"{PLUGINS_DIR}/") and f"{target.rsplit('/', 1)[1]}.py" in sources:
-        defined = _top_level_names(sources[f"{target.rsplit('/', 1)[1]}.py"], module)
-        where = f"our {target.rsplit('/', 1)[1]}.py"
+    ours = target[len(PLUGINS_DIR) + 1 :] if target.startswith(f"{PLUGINS_DIR}/") else None
+    if ours is not None and f"{ours}.py" in sources:
+        defined = _top_level_names(sources[f"{ours}.py"], module)
+        where = f"our {ours}.py"
+    elif ours is not None and f"{ours}/__init__.py" in sources:
+        defined = _top_level_names(sources[f"{ours}/__init__.py"], module)
+        defined |= {
+            name[len(ours) + 1 :].split("/")[0].removesuffix(".py")
+            for name in sources
+            if name.startswith(f"{ours}/")
+        }
+        where = f"our {ours}/"
     elif f"{target}.py" in release.files:
         defined = _top_level_names(release.files[f"{target}.py"], f"{target}.py")
         where = f"{release.path.name}: {target}.py"
@@ -301,7 +310,7 @@ def _check_import_target(
             if name.startswith(prefix)
         }
         if target == PLUGINS_DIR:
-            defined |= {name.removesuffix(".py") for name in sources}
+            defined |= {name.split("/")[0].removesuffix(".py") for name in sources}
         where = f"{release.path.name}: {target}/__init__.py"
     else:
         raise OverlayError(f"{module} imports {dotted}, which {release.path.name} does not have")
@@ -346,8 +355,8 @@ def build_overlay(release: ReleaseWheel, sources: Mapping[str, bytes], local_lab
             if name == f"{old_dist_info}/METADATA":
                 data = _with_version(data, release.version, version)
             entries[new_name] = (_info_like(info, new_name), data)
-        elif name.startswith(f"{PLUGINS_DIR}/") and name.rsplit("/", 1)[1] in REPLACED_MODULES:
-            entries[name] = (_info_like(info, name), sources[name.rsplit("/", 1)[1]])
+        elif name.startswith(f"{PLUGINS_DIR}/") and name[len(PLUGINS_DIR) + 1 :] in REPLACED_MODULES:
+            entries[name] = (_info_like(info, name), sources[name[len(PLUGINS_DIR) + 1 :]])
         else:
             entries[name] = (_info_like(info, name), data)
     record_info = next(info for info in release.infos if info.filename == f"{old_dist_info}/RECORD")
@@ -413,7 +422,7 @@ def verify_overlay(
         )
     for name, data in files.items():
         if name in overlay.replaced or name in overlay.added:
-            if data != sources[name.rsplit("/", 1)[1]]:
+            if data != sources[name[len(PLUGINS_DIR) + 1 :]]:
                 raise OverlayError(f"{name} is not our plugin module")
             continue
         if name.startswith(f"{new_dist_info}/"):

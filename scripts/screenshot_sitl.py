@@ -26,7 +26,7 @@ from screenshots import GEOMETRY, ScreenshotError, grab, pump_for, pump_until, x
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
 from amc_rc_receiver.sitl.config import SitlConfig  # noqa: E402
-from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
+from amc_rc_receiver.standalone.session import VehicleSession  # noqa: E402
 from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport  # noqa: E402
 from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
@@ -52,7 +52,7 @@ def grab_window(root: tk.Tk, path: Path) -> None:
 
 
 def take_screenshot(config: SitlConfig, output: Path) -> None:
-    session = CheckSession()
+    session = VehicleSession()
     error = session.start_sitl(config)
     if error or session.sitl is None:
         session.close()
@@ -60,7 +60,7 @@ def take_screenshot(config: SitlConfig, output: Path) -> None:
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session, connect_timeout=WAIT_S)
-    support = SitlWindowSupport(root, window, baudrate=115200, before=window.step_frame)
+    support = SitlWindowSupport(root, window, before=window.step_frame)
     try:
         window.connect(session.sitl.device)
 

@@ -36,9 +36,9 @@ if str(ROOT) not in sys.path:
 from amc_rc_receiver import install_language  # noqa: E402
 from amc_rc_receiver.demo.setups import DemoChoice  # noqa: E402
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView  # noqa: E402
-from amc_rc_receiver.plugins.rc_receiver_snapshot import GuideStep, RCReceiverState  # noqa: E402
+from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep, RCReceiverState  # noqa: E402
 from amc_rc_receiver.standalone.options import DEMO_DEVICE  # noqa: E402
-from amc_rc_receiver.standalone.session import CheckSession  # noqa: E402
+from amc_rc_receiver.standalone.session import VehicleSession  # noqa: E402
 from amc_rc_receiver.standalone.window.window import StandaloneWindow  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshots"
@@ -137,7 +137,7 @@ def grab_with_pillow(root: tk.Tk, path: Path) -> None:
 
 
 def take_screenshots(output: Path) -> None:
-    session = CheckSession()
+    session = VehicleSession()
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session)
@@ -197,7 +197,7 @@ def take_verdict_screenshots(output: Path) -> None:
         ("stick_step.png", "configured", True),
         ("finding_reversed_pitch.png", "reversed-pitch", True),
     ):
-        session = CheckSession(demo_choice=DemoChoice(setup=setup))
+        session = VehicleSession(demo_choice=DemoChoice(setup=setup))
         root = tk.Tk()
         root.geometry(GEOMETRY)
         window = StandaloneWindow(root, session)
@@ -219,7 +219,7 @@ def take_verdict_screenshots(output: Path) -> None:
 
             def pushing_pitch(window: StandaloneWindow = window) -> bool:
                 state = getattr(window.host.active_model, "state", None)
-                stick = state.check.guide.stick if isinstance(state, RCReceiverState) else None
+                stick = state.guided.guide.stick if isinstance(state, RCReceiverState) else None
                 return stick is not None and stick.axis == "pitch" and stick.pushed
 
             if name == "stick_step.png":
@@ -245,7 +245,7 @@ def take_verdict_screenshots(output: Path) -> None:
 def take_german_screenshot(output: Path) -> None:
     """The guided test waiting for a person's "It is off", in German: words longer than English."""
     install_language(GERMAN)
-    session = CheckSession(demo_choice=DemoChoice(setup="configured"))
+    session = VehicleSession(demo_choice=DemoChoice(setup="configured"))
     root = tk.Tk()
     root.geometry(GEOMETRY)
     window = StandaloneWindow(root, session)
@@ -254,7 +254,7 @@ def take_german_screenshot(output: Path) -> None:
 
         def waiting_for_off() -> bool:
             state = getattr(window.host.active_model, "state", None)
-            return isinstance(state, RCReceiverState) and state.check.guide.step is GuideStep.SWITCH_OFF
+            return isinstance(state, RCReceiverState) and state.guided.guide.step is GuideStep.SWITCH_OFF
 
         pump_until(root, waiting_for_off, "the step that asks for 'It is off'", timeout=60)
         show_details(window)

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.support.sitl import SITL_DIR
 from tests.support.tiers import TIERS, TK, Tier, TierGuard, stripes, tier_of
+from tests.support.tk import release_focus_on_destroy
 
 settings.register_profile(
     "default",
@@ -147,6 +148,11 @@ def _tracking_tk_init(self: tkinter.Tk, *args: object, **kwargs: object) -> None
 
 
 tkinter.Tk.__init__ = _tracking_tk_init  # type: ignore[method-assign]
+
+# Every root gives itself the focus just before it is destroyed, however a test or the window
+# under test destroys it: Tk 8.6 can otherwise leave the display's focus pointer at the freed root,
+# and the next test's focus_force() in a new interpreter crashes the worker (tests/support/tk.py).
+release_focus_on_destroy()
 
 
 @pytest.fixture(autouse=True)

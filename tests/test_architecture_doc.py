@@ -77,18 +77,18 @@ def test_the_plugin_table_lists_exactly_the_plugin_modules() -> None:
     """GIVEN the plugin's module table WHEN compared with plugins/ THEN every module has a row and
     every row a module."""
     listed = {_names(module)[0] for module, _what in _rows("| plugin module |")}
-    plugins = (SOURCE / "plugins").glob("*.py")
-    on_disk = {f"plugins/{path.name}" for path in plugins if path.name != "__init__.py"}
+    plugins = (SOURCE / "plugins").rglob("*.py")
+    on_disk = {f"{path.relative_to(SOURCE).as_posix()}" for path in plugins if path.name != "__init__.py"}
     assert listed == on_disk
 
 
 @pytest.mark.parametrize(
     ("sentence", "home", "actual"),
     [
-        ("at most 50 messages", "data_model_rc_receiver", "MAX_MESSAGES_PER_POLL"),
-        ("3 s after their last", "rc_receiver_snapshot", "STALE_AFTER_S"),
-        ("over a 2 s sliding window", "data_model_rc_receiver", "RATE_WINDOW_S"),
-        ("at 200000 µs (5 Hz)", "rc_receiver_telemetry", "REQUESTED_INTERVAL_US"),
+        ("at most 50 messages", "rc_receiver.link_reader", "MAX_MESSAGES_PER_POLL"),
+        ("3 s after their last", "rc_receiver.snapshot", "STALE_AFTER_S"),
+        ("over a 2 s sliding window", "rc_receiver.intake", "RATE_WINDOW_S"),
+        ("at 200000 µs (5 Hz)", "rc_receiver.readings", "REQUESTED_INTERVAL_US"),
     ],
 )
 def test_the_documented_model_constants_match_the_code(sentence: str, home: str, actual: str) -> None:
@@ -104,7 +104,7 @@ def test_the_documented_model_constants_match_the_code(sentence: str, home: str,
 def test_the_documented_ack_timeout_and_plugin_name_match_the_code() -> None:
     """GIVEN the ACK timeout and plugin name in the document WHEN compared THEN they match the code."""
     from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
-    from amc_rc_receiver.plugins.rc_receiver_requests import CommandManager
+    from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager
 
     text = DOC.read_text(encoding="utf-8")
     assert f"timed out after {CommandManager.DEFAULT_ACK_TIMEOUT_S} s" in text

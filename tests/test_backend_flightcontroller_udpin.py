@@ -13,7 +13,6 @@ import contextlib
 import socket
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -22,10 +21,11 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_report import build_report
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
+from amc_rc_receiver.plugins.rc_receiver.report import build_report
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
+from amc_rc_receiver.plugins.rc_receiver.wording import notice_lines
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
+from tests.support.waiting import poll_until
 
 pytestmark = pytest.mark.loopback
 
@@ -121,16 +121,6 @@ RC_BIT = mavlink2.MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 FORGED_STATUS = mavlink2.MAVLink_sys_status_message(RC_BIT, RC_BIT, 0, 0, 12600, -1, -1, 0, 0, 0, 0, 0, 0)
 
 
-def _poll(model: RCReceiverDataModel, until: Callable[[RCReceiverState], bool], what: str) -> RCReceiverState:
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        state = model.poll()
-        if until(state):
-            return state
-        assert time.monotonic() < deadline, f"timed out waiting for {what}: {state}"
-        time.sleep(0.02)
-
-
 def test_a_second_sender_in_the_vehicles_name_forges_no_failsafe_and_is_named() -> None:
     """
     GIVEN the check on udpin, the simulated vehicle sending to it (`--serve-demo udpout:`), and a
@@ -146,7 +136,13 @@ def test_a_second_sender_in_the_vehicles_name_forges_no_failsafe_and_is_named() 
         try:
             model = RCReceiverDataModel(flight_controller)
             model.activate()
-            _poll(model, lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE, "a healthy receiver")
+            poll_until(
+                model.poll,
+                lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE,
+                "a healthy receiver",
+                DEADLINE_S,
+                interval_s=0.02,
+            )
             forged = encode(FORGED_STATUS, 1, 1)
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as impostor:
                 impostor.bind(("127.0.0.1", 0))
@@ -155,7 +151,13 @@ def test_a_second_sender_in_the_vehicles_name_forges_no_failsafe_and_is_named() 
                     impostor.sendto(forged, ("127.0.0.1", port))
                     state = model.poll()
                     time.sleep(0.02)
-            state = _poll(model, lambda state: state.impostor_datagrams > 0, "the count of the impostor")
+            state = poll_until(
+                model.poll,
+                lambda state: state.impostor_datagrams > 0,
+                "the count of the impostor",
+                DEADLINE_S,
+                interval_s=0.02,
+            )
         finally:
             flight_controller.disconnect()
     assert demo.transmitter_on
@@ -186,7 +188,13 @@ def test_a_udpout_link_reads_only_the_address_it_sends_to() -> None:
         try:
             model = RCReceiverDataModel(flight_controller)
             model.activate()
-            _poll(model, lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE, "a healthy receiver")
+            poll_until(
+                model.poll,
+                lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE,
+                "a healthy receiver",
+                DEADLINE_S,
+                interval_s=0.02,
+            )
             master = flight_controller.master
             assert master is not None
             check_port = master.port.getsockname()
@@ -194,7 +202,13 @@ def test_a_udpout_link_reads_only_the_address_it_sends_to() -> None:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as impostor:
                 for _ in range(30):
                     impostor.sendto(forged, check_port)
-            state = _poll(model, lambda state: state.impostor_datagrams >= 30, "the forged statuses counted")
+            state = poll_until(
+                model.poll,
+                lambda state: state.impostor_datagrams >= 30,
+                "the forged statuses counted",
+                DEADLINE_S,
+                interval_s=0.02,
+            )
         finally:
             flight_controller.disconnect()
     assert not state.failsafe_observed

@@ -21,14 +21,13 @@ import pytest
 
 from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
-from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket, wait_for
+from amc_rc_receiver.standalone.session import VehicleSession
+from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.loopback,
-    pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="lists sockets through Linux's /proc"
-),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lists sockets through Linux's /proc"),
 ]
 
 _TABLES = {"udp": socket.AF_INET, "udp6": socket.AF_INET6, "tcp": socket.AF_INET, "tcp6": socket.AF_INET6}
@@ -75,7 +74,7 @@ def test_a_demo_session_binds_every_simulator_socket_to_the_loopback() -> None:
     """GIVEN a fresh session WHEN the embedded demo starts (vehicle, relay, physics back end)
     THEN every socket it opened is bound to 127.0.0.1, including the relay's outbound one."""
     before = set(open_ip_sockets())
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.start_demo() == ""
         opened = opened_since(before)
@@ -90,7 +89,7 @@ def test_a_connected_demo_session_binds_its_mavlink_socket_to_the_loopback_too()
     """GIVEN a fresh session WHEN it connects to the embedded demo vehicle
     THEN every socket it opened, the MAVLink link's included, is bound to 127.0.0.1."""
     before = set(open_ip_sockets())
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.connect(DEMO_DEVICE, timeout=DEADLINE_S) == ""
         opened = opened_since(before)
@@ -106,7 +105,7 @@ def test_a_bridge_session_binds_its_listen_and_outbound_sockets_to_the_loopback(
     THEN both of its sockets are bound to 127.0.0.1 and nothing else was opened."""
     target, sender = udp_socket(), udp_socket()
     before = set(open_ip_sockets())
-    session = CheckSession()
+    session = VehicleSession()
     try:
         spec = parse_bridge_spec(f"ardupilot-json,127.0.0.1:0,127.0.0.1:{address_of(target)[1]}")
         assert session.add_bridge(spec) == ""

@@ -146,8 +146,17 @@ def test_the_sdist_carries_the_top_level_step_folder_and_builds_a_complete_wheel
     build_requires = _pyproject()["build-system"]["requires"]
     backend_env = tmp_path / "backend"
     _run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--target", str(backend_env), *build_requires]
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--target",
+            str(backend_env),
+            *build_requires,
+        ]
     )
     project = _copy_sources(tmp_path)
     sdists = tmp_path / "sdist"

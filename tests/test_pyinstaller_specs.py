@@ -45,8 +45,11 @@ SPDX = tuple(Path(__file__).read_text(encoding="utf-8").splitlines()[:2])
 
 
 def _calls(tree: ast.AST, name: str) -> list[ast.Call]:
-    return [node for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name]
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+    ]
 
 
 @dataclass
@@ -70,10 +73,13 @@ def _run_spec(path: Path) -> list[_Recorded]:
             result = _Recorded(kind, args, kwargs)
             recorded.append(result)
             return result
+
         return build
 
     namespace: dict[str, Any] = {
-        "__name__": "__main__", "__file__": str(path), "SPECPATH": str(path.parent),
+        "__name__": "__main__",
+        "__file__": str(path),
+        "SPECPATH": str(path.parent),
         **{kind: step(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")},
     }
     saved_path = list(sys.path)
@@ -149,8 +155,12 @@ def test_launcher_calls_the_console_script_main() -> None:
     text = LAUNCHER.read_text(encoding="utf-8")
     assert tuple(text.splitlines()[:2]) == SPDX
     tree = ast.parse(text)
-    imported = [(node.module, alias.name) for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) for alias in node.names]
+    imported = [
+        (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    ]
     assert (f"{PACKAGE}.__main__", "main") in imported
     assert "sys.exit(main())" in {ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Call)}
 

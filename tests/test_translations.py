@@ -87,7 +87,7 @@ def test_each_kind_of_unwrapped_user_visible_string_is_caught(call: str) -> None
         'raise ValueError("internal: interval must be positive")',
         'log.error("socket closed")',
         'ttk.Label(p, text="Receiver present")  # i18n: ignore - brand name',
-        'ttk.Label(p, text=name)',
+        "ttk.Label(p, text=name)",
     ],
 )
 def test_allowed_and_developer_facing_strings_pass(call: str) -> None:
@@ -142,12 +142,17 @@ def test_catalog_checker_reports_fuzzy_missing_stale_and_placeholder_errors(tmp_
     WHEN checked against the template THEN each problem is reported."""
     header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
     pot = tmp_path / "t.pot"
-    pot.write_text(header + 'msgid "A"\nmsgstr ""\n\nmsgid "B"\nmsgstr ""\n\n'
-                   'msgid "C {value:.1f}"\nmsgstr ""\n', encoding="utf-8")
+    pot.write_text(
+        header + 'msgid "A"\nmsgstr ""\n\nmsgid "B"\nmsgstr ""\n\nmsgid "C {value:.1f}"\nmsgstr ""\n',
+        encoding="utf-8",
+    )
     po = tmp_path / "t.po"
-    po.write_text(header + '#, fuzzy\nmsgid "A"\nmsgstr "Ah"\n\n'
-                  'msgid "C {value:.1f}"\nmsgstr "Ce {wert:.1f}"\n\n'
-                  'msgid "Old"\nmsgstr "Alt"\n', encoding="utf-8")
+    po.write_text(
+        header + '#, fuzzy\nmsgid "A"\nmsgstr "Ah"\n\n'
+        'msgid "C {value:.1f}"\nmsgstr "Ce {wert:.1f}"\n\n'
+        'msgid "Old"\nmsgstr "Alt"\n',
+        encoding="utf-8",
+    )
     problems = "\n".join(i18n.catalog_problems(po, pot))
     assert "fuzzy translation of 'A'" in problems
     assert "missing message 'B'" in problems
@@ -162,8 +167,9 @@ def test_template_drift_names_new_and_removed_messages(tmp_path: Path) -> None:
     package.mkdir()
     (package / "view.py").write_text('def f():\n    return _("Kept"), _("New")\n', encoding="utf-8")
     pot = tmp_path / "t.pot"
-    pot.write_text('msgid ""\nmsgstr ""\n\nmsgid "Kept"\nmsgstr ""\n\nmsgid "Gone"\nmsgstr ""\n',
-                   encoding="utf-8")
+    pot.write_text(
+        'msgid ""\nmsgstr ""\n\nmsgid "Kept"\nmsgstr ""\n\nmsgid "Gone"\nmsgstr ""\n', encoding="utf-8"
+    )
     drift = "\n".join(i18n.template_drift(package, pot))
     assert "not in the template: 'New' used at pkg/view.py:2" in drift
     assert "no longer in the code: 'Gone'" in drift

@@ -50,6 +50,7 @@ _AUTOPILOT_LABELS = {
     int(_mavlink.MAV_AUTOPILOT_GENERIC): "generic",
 }
 
+
 def _enum_label(enum_name: str, value: int, prefix: str) -> str:
     entries: Any = _mavlink.enums.get(enum_name, {})
     name = getattr(entries.get(value), "name", None)

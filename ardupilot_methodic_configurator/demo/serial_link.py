@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import _
 from ..net.services import Address
-from .mavlink_link import Selectable, StreamLink, new_parser
+from .link_base import Selectable, StreamLink, new_parser
 
 SERIAL_OUTPUT_LIMIT = 16 * 1024
 REOPEN_AFTER_S = 1.0

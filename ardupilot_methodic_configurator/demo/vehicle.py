@@ -15,9 +15,6 @@ This module is the single-threaded socket shell; the rules live in ``demo.vehicl
 injected ``clock`` drives the RC failsafe timing and ``time_boot_ms``; send cadence is paced by
 the real monotonic clock because it only decides when bytes leave a socket.  No exception from
 handling one datagram may stop the thread: each is counted in ``handler_errors`` instead.
-
-Why this module is long: one thread owns the vehicle's two sockets and its send schedule; the
-start, stop, pacing and read paths share that thread's state and nothing else.
 """
 
 from __future__ import annotations
@@ -36,7 +33,8 @@ from ..sim_bridge.protocols.errors import CodecError
 from ..sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
 from .gcs_protocol import GcsProtocol
 from .identity import FirmwareIdentity
-from .mavlink_link import LinkEndpoint, MavlinkLink, UdpLink, open_link
+from .link_base import MavlinkLink
+from .mavlink_link import LinkEndpoint, UdpLink, open_link
 from .parameter_store import ParameterStore, default_parameters
 from .vehicle_rules import (
     MSG_ID_HEARTBEAT,

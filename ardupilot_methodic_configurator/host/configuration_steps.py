@@ -2,10 +2,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Load a vehicle's configuration step file, validate it, and hand out frozen step records.
 
-Why this module is long: it is one job, the step files' reader, and the records, the loader and
-the checks the schema cannot express change together whenever the file format does; split, each
-part would only be read through the others.
-
 The JSON files and their schema live in the repository's top-level ``configuration_steps/``
 folder and are installed as package data in ``amc_rc_receiver/configuration_steps/`` (wheel,
 sdist, PyInstaller bundle); an editable install or a plain source checkout reads the top-level

@@ -23,7 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from .. import _
-from ..plugins.rc_receiver_telemetry import readable_text
+from ..plugins.rc_receiver.readings import readable_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable

@@ -16,9 +16,9 @@ from tkinter import font as tkfont
 from tkinter import ttk
 
 from .. import _
-from ..plugins.rc_receiver_tk_keys import BUTTON_STYLE, select_on_focus
-from ..plugins.rc_receiver_tk_text import TextMeasure, Tooltip, WrapFollower, fit_words
-from ..plugins.rc_receiver_tk_widgets import grid_with_scrollbars
+from ..plugins.tk_kit.keys import BUTTON_STYLE, select_on_focus
+from ..plugins.tk_kit.scrolling import grid_with_scrollbars
+from ..plugins.tk_kit.text import TextMeasure, Tooltip, WrapFollower, fit_words
 from .param_file import ParamEntry
 
 COLUMNS = ("name", "value", "comment")

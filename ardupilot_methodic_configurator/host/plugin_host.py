@@ -2,10 +2,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The part of a parameter editor that shows a step's plugin and drives its lifecycle.
 
-Why this module is long: the lifecycle is one state machine (active, suspended, deactivated by a
-pause, stopped without a vehicle) over one view, and every transition must see all of its state;
-the step layout and the guarded plugin calls are what each transition uses.
-
 For each step the host builds a layout (a plugin frame left of or above the frame where the
 parameter table goes), asks the plugin registry for a model and a view, and activates the
 view.  It pauses that same view while something else owns the connection (a file browser, a

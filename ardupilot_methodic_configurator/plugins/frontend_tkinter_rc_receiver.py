@@ -19,8 +19,8 @@ problem, when there is one, right under it), then the channels, the guided test 
 status, which must be in view unscrolled; the findings,
 streams, radio messages and guidance follow below, or beside them once the view is wide enough for
 a second column (``_arrange``).  Columns are as wide as their longest text in the current language
-and labels wrap at their frame's width (`rc_receiver_tk_text`); the keyboard is
-`rc_receiver_tk_keys`.
+and labels wrap at their frame's width (`tk_kit.text`); the keyboard is
+`tk_kit.keys`.
 """
 
 from __future__ import annotations
@@ -36,14 +36,16 @@ from .. import _
 from .plugin_constants import PLUGIN_RC_RECEIVER
 from .plugin_factory import plugin_factory
 from .plugin_protocol import PluginPauseReason
-from .rc_receiver_report import (
+from .rc_receiver.guide import KEY_RESET
+from .rc_receiver.readings import RSSI_MAX
+from .rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
     existing_report_files,
     save_to_vehicle_directory,
     write_report,
 )
-from .rc_receiver_snapshot import (
+from .rc_receiver.snapshot import (
     CHANNEL_COUNT,
     FIRST_CHANNEL,
     PWM_BAR_MAX_US,
@@ -51,28 +53,7 @@ from .rc_receiver_snapshot import (
     FailsafeStatus,
     RCReceiverState,
 )
-from .rc_receiver_telemetry import RSSI_MAX
-from .rc_receiver_tk_keys import BUTTON_STYLE, KEY_RESET, ViewKeys
-from .rc_receiver_tk_text import TextMeasure, WrapFollower
-from .rc_receiver_tk_widgets import (
-    COLOUR_UNKNOWN,
-    MAX_FINDINGS_SHOWN,
-    MAX_MESSAGES_SHOWN,
-    BarRow,
-    ChannelRoles,
-    GuidePanel,
-    Lamp,
-    ScrollableFrame,
-    StreamRow,
-    TextList,
-    TickTimer,
-    VerdictBanner,
-    findings_entries,
-    message_entries,
-    show_when_set,
-    size_columns,
-)
-from .rc_receiver_wording import (
+from .rc_receiver.wording import (
     describe_internal_error,
     guidance_text,
     notice_lines,
@@ -81,6 +62,26 @@ from .rc_receiver_wording import (
     rssi_is_link_quality,
     stream_freshness,
 )
+from .rc_receiver_tk.widgets import (
+    COLOUR_UNKNOWN,
+    MAX_FINDINGS_SHOWN,
+    MAX_MESSAGES_SHOWN,
+    BarRow,
+    ChannelRoles,
+    GuidePanel,
+    Lamp,
+    StreamRow,
+    TextList,
+    VerdictBanner,
+    findings_entries,
+    message_entries,
+    show_when_set,
+    size_columns,
+)
+from .tk_kit.keys import BUTTON_STYLE, ViewKeys
+from .tk_kit.scrolling import ScrollableFrame
+from .tk_kit.text import TextMeasure, WrapFollower
+from .tk_kit.ticks import TickTimer
 
 if TYPE_CHECKING:
     from .data_model_rc_receiver import RCReceiverDataModel
@@ -413,7 +414,7 @@ class RCReceiverView(ttk.Frame):
 
     def _on_save_report(self) -> None:
         state = self._model.state
-        path = "" if state.check.report_directory else self.ask_report_path()
+        path = "" if state.guided.report_directory else self.ask_report_path()
         if path and not self._may_replace(path):
             return
         self.save_report(path or None)
@@ -486,7 +487,7 @@ class RCReceiverView(ttk.Frame):
             return
         if last is None or state.channels != last.channels:
             self._render_channels(state)
-        link_quality = rssi_is_link_quality(state.check)
+        link_quality = rssi_is_link_quality(state.guided)
         if last is None or state.rssi != last.rssi or link_quality != self._rssi_is_link_quality:
             self._rssi_is_link_quality = link_quality
             self._render_rssi(state.rssi)
@@ -510,7 +511,7 @@ class RCReceiverView(ttk.Frame):
             or state.interval_requests != last.interval_requests
         ):
             self._render_streams(state)
-        if last is None or state.check != last.check:
+        if last is None or state.guided != last.guided:
             self._render_check(state, last)
         if last is None or state.failsafe != last.failsafe:
             self.roles.render_held(state.failsafe is FailsafeStatus.ACTIVE, self._set_option)
@@ -518,7 +519,7 @@ class RCReceiverView(ttk.Frame):
         self._last_state = state
 
     def _render_check(self, state: RCReceiverState, last: RCReceiverState | None) -> None:
-        check, before = state.check, None if last is None else last.check
+        check, before = state.guided, None if last is None else last.guided
         if before is None or check.verdict != before.verdict:
             self.banner.render(check.verdict, self._set_option)
         if before is None or check.guide != before.guide:

@@ -66,8 +66,7 @@ def _listen_host(host: str, text: str) -> str:
     except ValueError:
         raise BridgeSpecError(
             _(
-                "The listen address {text!r} must be an IP address of this computer, "
-                "e.g. 127.0.0.1:9002."
+                "The listen address {text!r} must be an IP address of this computer, e.g. 127.0.0.1:9002."
             ).format(text=text)
         ) from None
 

@@ -35,9 +35,11 @@ from .snapshot import (
     REASON_MONITOR_FAULT,
     REASON_NO_PEER,
     REASON_TRUNCATED_CAPTURES,
+    DirectionSnapshot,
     FieldValue,
     FrameField,
     FrameSummary,
+    LinkSnapshot,
     LoopCounts,
 )
 from .traffic import REASON_OTHER
@@ -206,3 +208,71 @@ def frame_warnings(summary: FrameSummary) -> list[str]:
     if summary.more_warnings:
         warnings.append(_("and {count} more warnings").format(count=summary.more_warnings))
     return warnings
+
+
+# Sentences of the terminal's bridge lines
+
+
+def direction_summary_text(direction: DirectionSnapshot, arrow: str) -> str:
+    text = _("{arrow} {packets} pkts {rate:.1f}/s {bps:.0f} B/s, {errors} decode errors").format(
+        arrow=arrow,
+        packets=direction.packets,
+        rate=direction.packets_per_s,
+        bps=direction.bytes_per_s,
+        errors=direction.decode_error_total,
+    )
+    if direction.decode_errors:
+        text += " (" + counts_text(direction.decode_errors) + ")"
+    extras = []
+    order = direction.order
+    if order.frame_repeats or order.frame_gaps or order.frame_resets:
+        extras.append(
+            _("frames: {repeats} repeats, {gaps} gaps, {resets} resets").format(
+                repeats=order.frame_repeats, gaps=order.frame_gaps, resets=order.frame_resets
+            )
+        )
+    if order.sequence_gaps or order.stale_sequences:
+        extras.append(
+            _("sequence: {gaps} gaps, {stale} stale").format(
+                gaps=order.sequence_gaps, stale=order.stale_sequences
+            )
+        )
+    if order.checksum_failures:
+        extras.append(_("{count} checksum failures").format(count=order.checksum_failures))
+    if extras:
+        text += " (" + "; ".join(extras) + ")"
+    return text
+
+
+def link_problems_texts(link: LinkSnapshot) -> list[str]:
+    """The link-level problems of a terminal's bridge line: a loop cut, relay errors, drops, strangers."""
+    problems = []
+    loop = loop_text(link.loop)
+    if loop:
+        problems.append(loop)
+    if link.relay_errors:
+        problems.append(_("relay: {errors}").format(errors=counts_text(link.relay_errors)))
+    if link.dropped_captures:
+        problems.append(_("{count} captures dropped").format(count=link.dropped_captures))
+    if link.unexpected_senders:
+        problems.append(_("unexpected senders: {count}").format(count=link.unexpected_senders))
+    return problems
+
+
+def link_summary_text(link: LinkSnapshot) -> str:
+    """One link on one terminal line: both directions' traffic, then its problems."""
+    protocol = link.detected_protocol or link.protocol
+    text = _("bridge {name} [{protocol}]: {from_peer}; {from_target}").format(
+        name=link.name,
+        protocol=protocol,
+        from_peer=direction_summary_text(link.from_peer, "->"),
+        from_target=direction_summary_text(link.from_target, "<-"),
+    )
+    problems = link_problems_texts(link)
+    if problems:
+        text += " | " + "; ".join(problems)
+    return text
+
+
+def loop_cut_text(link: LinkSnapshot) -> str:
+    return _("Bridge {name}: {loop}").format(name=link.name, loop=loop_text(link.loop))

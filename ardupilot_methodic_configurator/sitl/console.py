@@ -27,7 +27,7 @@ MAX_LINE_CHARS = 400
 # What the reader takes of one line before it is cut: a child that never writes a newline
 # (64 KB chunks of it) grew the reader to gigabytes when lines were read whole.
 MAX_LINE_BYTES = 4096
-# Written out as rc_receiver_telemetry.readable_text writes text from a link (this folder may not
+# Written out as rc_receiver.readings.readable_text writes text from a link (this folder may not
 # import the plugin): C0 and C1 controls and DEL as \xNN, line breaks by name, and the two
 # separators that Python's and some editors' line splitting also break at.
 _CONTROLS = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}

@@ -14,11 +14,12 @@ USB cable gets pulled.  Each link kind says so in its own way:
   arrive from a new address (a restarted SITL sends from a new port);
 - ``--sitl``: the runner's start count moves on when it restarts SITL.
 
-``RestartWatch`` decides *when* and says *why*; ``LinkFollower`` does the reconnecting for the
-terminal view on a worker thread (connecting blocks until the vehicle's heartbeat), and the
-window's follower (``window.link_follow``) through the window's own connect path.  Either way
-the new connection is a new ``master`` object, from which the data model starts a fresh test and
-asks for its streams again; the test before the loss is kept by the session for its report.
+``RestartWatch`` decides *when* and says *why*; the followers do the reconnecting, each for one
+kind of view: ``LinkFollower`` for the terminal view on a worker thread (connecting blocks until
+the vehicle's heartbeat), ``ViewLinkFollower`` for the window through the window's own connect
+path (the window ticks it on its Tk timer).  Either way the new connection is a new ``master``
+object, from which the data model starts a fresh test and asks for its streams again; the test
+before the loss is kept by the session for its report.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from ..connection.ports import (
 )
 
 RETRY_S = 1.0
+# The window's follower tries less often: each attempt replaces the status line a person reads.
+VIEW_RETRY_S = 2.0
 # How often a vanished device is looked for: cheap (a path check, pyserial's port list).
 DEVICE_POLL_S = 0.25
 _NETWORK_SCHEMES = ("tcp:", "tcpin:", "udp:", "udpin:", "udpout:")
@@ -52,7 +55,18 @@ class _LinkLike(Protocol):
     @property
     def link_closed(self) -> bool: ...
 
+    @property
+    def device(self) -> str | None: ...
+
     def disconnect(self) -> None: ...
+
+
+class _RunnerLike(Protocol):
+    @property
+    def generation(self) -> int: ...
+
+    @property
+    def device(self) -> str: ...
 
 
 def is_serial_device(device: str) -> bool:
@@ -163,11 +177,7 @@ class RestartWatch:
 
 
 class DeviceWait:
-    """Waiting for a vanished serial device: looked for every `DEVICE_POLL_S`, never sooner.
-
-    Both link followers (the terminal's and the window's) wait this way; ``find`` is the watch's
-    `RestartWatch.returned_device`.
-    """
+    """Waiting for a vanished serial device (both followers): looked for every `DEVICE_POLL_S`."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
@@ -197,9 +207,25 @@ class _Session(Protocol):
     @property
     def flight_controller(self) -> _LinkLike: ...
 
+    @property
+    def sitl(self) -> _RunnerLike | None: ...
+
+    def list_ports(self) -> list[Any]: ...
+
     def connect(self, device: str, baudrate: int = 115200, timeout: float = 5.0) -> str: ...
 
     def keep_test_before_reconnect(self, state: Any) -> None: ...
+
+
+def watch_session(session: _Session, device: str) -> RestartWatch:
+    """The watch on ``session``'s link to ``device``; SITL's start count too when it is SITL's link."""
+    runner = session.sitl
+    return RestartWatch(
+        session.flight_controller,
+        device,
+        generation=(lambda: runner.generation) if runner is not None and device == runner.device else None,
+        list_ports=session.list_ports,
+    )
 
 
 class LinkFollower:
@@ -333,3 +359,141 @@ class LinkFollower:
         worker = self._worker
         if worker is not None:
             worker.join(timeout)
+
+
+class ConnectingView(Protocol):
+    """A view with its own connect path: the window's pauses the plugin while the link is swapped."""
+
+    @property
+    def session(self) -> _Session: ...
+
+    @property
+    def is_connecting(self) -> bool: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def status_text(self) -> str: ...
+
+    @property
+    def disconnected(self) -> bool: ...  # the last connect failed, or the person disconnected
+
+    def show_status(self, text: str, *, error: bool = False, ok: bool = False) -> None: ...
+
+    def connect(self, device: str, baudrate: int = ...) -> None: ...
+
+    def link_lost(self, text: str) -> None: ...
+
+    def note_link_event(self, text: str) -> None: ...
+
+
+class ViewLinkFollower:
+    """Reconnects a view through its own ``connect`` when its link is lost; ``tick()`` it often.
+
+    The view keeps the lost link's test, closes the link and says why (``link_lost``); a serial
+    device is waited for, anything else reconnected at once.  A failed attempt is retried every
+    ``retry_s`` until it succeeds or the person takes over (connects elsewhere or presses
+    Disconnect, which changes the status line).  It follows every link the view connects.
+    """
+
+    def __init__(
+        self,
+        view: ConnectingView,
+        *,
+        baudrate: int,
+        retry_s: float = VIEW_RETRY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._view = view
+        self._device = ""
+        self._baudrate = baudrate
+        self._watch = watch_session(view.session, "")
+        self._retry_s = retry_s
+        self._clock = clock
+        self._pending = False
+        self._device_wait = DeviceWait(clock)
+        # The status line when the wait began: another one means the person took over.
+        self._waiting_status = ""
+        self._target = ""
+        self._failed_status: str | None = None
+        self._retry_at = 0.0
+        self._reason = ""
+
+    def tick(self) -> None:
+        view = self._view
+        if view.closed or view.is_connecting:
+            return
+        link = view.session.flight_controller
+        if self._device_wait.waiting:
+            self._look_for_device()
+            return
+        if self._pending:
+            self._follow_attempt(link.is_connected and link.device == self._target)
+            return
+        if link.is_connected and link.device and link.device != self._device:
+            self._device = link.device
+            self._watch = watch_session(view.session, link.device)
+            self._watch.connected()
+        loss = self._watch.reason()
+        if loss is not None:
+            self._lost(loss)
+
+    def _lost(self, loss: LinkLoss) -> None:
+        self._reason = loss.text
+        self._view.link_lost(loss.text)
+        if loss.wait_for_device:
+            self._wait_for_device()
+            return
+        self._pending = True
+        self._start_attempt(self._device)
+
+    def _wait_for_device(self) -> None:
+        self._waiting_status = self._view.status_text
+        self._device_wait.start()
+
+    def _look_for_device(self) -> None:
+        if self._view.status_text != self._waiting_status:
+            self._device_wait.stop()  # the person connected elsewhere meanwhile
+            return
+        device = self._device_wait.look(self._watch.returned_device)
+        if device is None:
+            return
+        self._pending = True
+        self._reason = _("The flight controller is back on {device}.").format(device=device)
+        self._start_attempt(device)
+
+    def _start_attempt(self, device: str) -> None:
+        self._failed_status = None
+        self._target = device
+        self._view.connect(device, self._baudrate)
+        text = _("{reason} Reconnecting to {device}…").format(reason=self._reason, device=device)
+        self._view.show_status(text)
+
+    def _follow_attempt(self, connected: bool) -> None:
+        view = self._view
+        if connected:
+            self._pending = False
+            self._device = self._target
+            self._watch.connected(self._target)
+            text = _("{reason} Reconnected to {device}: a fresh test started.").format(
+                reason=self._reason, device=self._target
+            )
+            view.show_status(text, ok=True)
+            view.note_link_event(text)
+            return
+        if not view.disconnected:
+            return
+        if self._failed_status is None:
+            self._failed_status = view.status_text
+            self._retry_at = self._clock() + self._retry_s
+            return
+        if view.status_text != self._failed_status:
+            self._pending = False  # the person pressed Disconnect or connected elsewhere
+            return
+        if self._clock() >= self._retry_at:
+            if self._watch.serial and self._watch.returned_device() is None:
+                self._pending = False  # gone again: wait for it as before
+                self._wait_for_device()
+                return
+            self._start_attempt(self._target)

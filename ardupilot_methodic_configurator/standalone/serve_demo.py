@@ -30,8 +30,8 @@ from ..demo.mavlink_link import LinkEndpoint, LinkEndpointError, LinkKind, parse
 from ..demo.serial_link import NotASerialPortError
 from ..demo.system import DemoSystem
 from ..net.host_port import beyond_loopback_notice
-from ..plugins.rc_receiver_firmware import VehicleFamily
-from ..plugins.rc_receiver_sticks import stick_axes
+from ..plugins.rc_receiver.firmware import VehicleFamily
+from ..plugins.rc_receiver.sticks import stick_axes
 from .options import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, TransmitterSchedule
 
 TICK_S = 0.1

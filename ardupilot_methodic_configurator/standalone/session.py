@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""One running receiver check: connection, optional demo vehicle, bridge relays, model and monitor.
+"""One session with a vehicle for the receiver check: connection, optional demo vehicle, bridge relays,
+model and monitor.
 
 Both front ends (terminal and window) drive the same session object, so the wiring of the
 embedded demo (vehicle -> relay -> physics back end) and of user-supplied bridges lives in one
@@ -29,8 +30,8 @@ from ..demo.system import DemoSystem
 from ..demo.transmitter import Transmitter
 from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
-from ..plugins.rc_receiver_check import StickHold
-from ..plugins.rc_receiver_snapshot import RCReceiverState
+from ..plugins.rc_receiver.program_transmitter import StickHold
+from ..plugins.rc_receiver.snapshot import RCReceiverState
 from ..sim_bridge.chains import ChainLink, circle_sentence, find_circle
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
@@ -45,7 +46,7 @@ BRIDGE_RELEARN_AFTER_S = 2.0
 MAX_PREVIOUS_TESTS = 5
 
 
-class CheckSession:
+class VehicleSession:
     """Owns everything one receiver check needs and tears it down in the right order."""
 
     def __init__(
@@ -96,7 +97,7 @@ class CheckSession:
 
     def keep_test_before_reconnect(self, state: RCReceiverState) -> None:
         """Keep ``state``, the test on a link that was just lost, for its report."""
-        if state.check.system_id is None:
+        if state.guided.system_id is None:
             return  # nothing was ever seen: no evidence to keep
         self.previous_tests = [*self.previous_tests, state][-MAX_PREVIOUS_TESTS:]
 

@@ -22,10 +22,10 @@ import pytest
 from amc_rc_receiver.demo import vehicle as demo_vehicle
 from amc_rc_receiver.demo import vehicle_rules as demo_rules
 from amc_rc_receiver.demo.setups import PROFILES, DemoVehicle
-from amc_rc_receiver.plugins import rc_receiver_firmware as check_firmware
-from amc_rc_receiver.plugins import rc_receiver_telemetry as check_telemetry
+from amc_rc_receiver.plugins.rc_receiver import firmware as check_firmware
+from amc_rc_receiver.plugins.rc_receiver import readings as check_telemetry
 from amc_rc_receiver.sitl.config import SitlConfig
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from tests.support.sitl import free_instance, sitl_binary
 
 pytestmark = [
@@ -46,7 +46,7 @@ FAMILIES = {
 class RealVehicle:
     """A real SITL of one firmware with the check's session connected to it."""
 
-    def __init__(self, session: CheckSession) -> None:
+    def __init__(self, session: VehicleSession) -> None:
         self.session = session
         assert session.flight_controller.master is not None
         self.master: Any = session.flight_controller.master
@@ -79,7 +79,7 @@ class RealVehicle:
 @pytest.fixture(scope="module", params=sorted(FAMILIES))
 def real(request: pytest.FixtureRequest) -> Iterator[tuple[str, RealVehicle]]:
     binary = sitl_binary(request.param)
-    session = CheckSession()
+    session = VehicleSession()
     try:
         error = session.start_sitl(SitlConfig(binary, instance=free_instance(36)))
         assert error == "", error

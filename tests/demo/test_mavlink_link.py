@@ -22,7 +22,8 @@ from amc_rc_receiver.demo.mavlink_link import (
     open_link,
     parse_endpoint,
 )
-from tests.support.udp import DEADLINE_S, udp_socket, wait_for
+from tests.support.udp import DEADLINE_S, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

@@ -17,7 +17,8 @@ from amc_rc_receiver.demo.sitl_rc_input import (
     encode_rc_pulses,
     low_throttle_pwm,
 )
-from tests.support.udp import address_of, receive, udp_socket, wait_for
+from tests.support.udp import address_of, receive, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

@@ -18,11 +18,12 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.demo.system import DemoSystem, receiver_rssi
-from amc_rc_receiver.plugins.rc_receiver_requests import CommandManager, CommandOutcome, PendingCommand
+from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from amc_rc_receiver.sim_bridge.monitor import BridgeMonitor
 from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import decode_state
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import MAGIC_16, decode_servo_packet
 from amc_rc_receiver.sim_bridge.snapshot import Direction
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -49,19 +50,22 @@ class Poller:
             for message_id in (mavlink2.MAVLINK_MSG_ID_RC_CHANNELS, mavlink2.MAVLINK_MSG_ID_SYS_STATUS)
         ]
 
-    def wait_for(self, predicate: Callable[[Any], bool], deadline_s: float = DEADLINE_S) -> Any:
-        end = time.monotonic() + deadline_s
+    def wait_for_message(self, predicate: Callable[[Any], bool], deadline_s: float = DEADLINE_S) -> Any:
+        """The first message that matches ``predicate``; every message read is shown to the commands."""
         master = self.fc.master
         assert master is not None
-        while time.monotonic() < end:
-            msg = master.recv_msg()
-            if msg is None:
-                time.sleep(0.005)
-                continue
-            self.commands.handle_message(msg)
-            if predicate(msg):
-                return msg
-        raise AssertionError("the expected MAVLink message did not arrive")
+        found: list[Any] = []
+
+        def matched() -> bool:
+            while (msg := master.recv_msg()) is not None:
+                self.commands.handle_message(msg)
+                if predicate(msg):
+                    found.append(msg)
+                    return True
+            return False
+
+        wait_for(matched, "the expected MAVLink message", deadline_s)
+        return found[0]
 
 
 def _channels(msg: Any) -> tuple[int, ...]:
@@ -113,7 +117,9 @@ def test_the_demo_vehicle_is_found_and_accepts_the_rc_stream_requests(
     assert fc.info.vehicle_type == mavlink2.MAV_TYPE_QUADROTOR
     assert (fc.info.system_id_int, fc.info.component_id_int) == (1, 1)
     requests = poller.request_rc_streams()
-    poller.wait_for(lambda _msg: all(request.outcome is not CommandOutcome.PENDING for request in requests))
+    poller.wait_for_message(
+        lambda _msg: all(request.outcome is not CommandOutcome.PENDING for request in requests)
+    )
     assert [request.outcome for request in requests] == [CommandOutcome.ACCEPTED] * 2
 
 
@@ -124,9 +130,9 @@ def test_channels_move_while_the_transmitter_is_on(poller: Poller) -> None:
     THEN the receiver is present and healthy and CH1 takes at least three different values.
     """
     poller.request_rc_streams()
-    poller.wait_for(_is_status(healthy=True))
+    poller.wait_for_message(_is_status(healthy=True))
     seen: set[int] = set()
-    poller.wait_for(lambda msg: _is_rc(msg) and (seen.add(msg.chan1_raw) or len(seen) >= 3))
+    poller.wait_for_message(lambda msg: _is_rc(msg) and (seen.add(msg.chan1_raw) or len(seen) >= 3))
     assert all(1000 <= value <= 2000 for value in seen)
 
 
@@ -140,16 +146,16 @@ def test_transmitter_off_triggers_failsafe_with_frozen_channels_and_on_recovers(
     AND WHEN it is switched on again THEN the receiver is healthy and the channels move again.
     """
     poller.request_rc_streams()
-    poller.wait_for(_is_status(healthy=True))
+    poller.wait_for_message(_is_status(healthy=True))
 
     demo.set_transmitter_on(False)
     assert not demo.transmitter_on
     switched_off = time.monotonic()
-    poller.wait_for(_is_status(healthy=False))
+    poller.wait_for_message(_is_status(healthy=False))
     failsafe_after_s = time.monotonic() - switched_off
-    first = _channels(poller.wait_for(_is_rc))
-    second = _channels(poller.wait_for(_is_rc))
-    third = _channels(poller.wait_for(_is_rc))
+    first = _channels(poller.wait_for_message(_is_rc))
+    second = _channels(poller.wait_for_message(_is_rc))
+    third = _channels(poller.wait_for_message(_is_rc))
     assert first == second == third
     assert first[0] != 0
     # A figure for the log, not a limit: machines are shared and noisy.
@@ -157,8 +163,8 @@ def test_transmitter_off_triggers_failsafe_with_frozen_channels_and_on_recovers(
 
     demo.set_transmitter_on(True)
     assert demo.transmitter_on
-    poller.wait_for(_is_status(healthy=True))
-    poller.wait_for(lambda msg: _is_rc(msg) and _channels(msg) != first)
+    poller.wait_for_message(_is_status(healthy=True))
+    poller.wait_for_message(lambda msg: _is_rc(msg) and _channels(msg) != first)
 
 
 def test_the_relay_recorded_servo_packets_and_json_replies(demo: DemoSystem, poller: Poller) -> None:
@@ -169,7 +175,7 @@ def test_the_relay_recorded_servo_packets_and_json_replies(demo: DemoSystem, pol
     AND a BridgeMonitor over the demo's relays counts traffic in both directions without errors.
     """
     poller.request_rc_streams()
-    poller.wait_for(_is_status(healthy=True))
+    poller.wait_for_message(_is_status(healthy=True))
     (relay,) = demo.relays
     assert relay.config.protocol == "ardupilot-json"
     records = relay.drain(500)

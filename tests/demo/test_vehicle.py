@@ -32,6 +32,7 @@ from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import FdmState, encode
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import decode_servo_packet
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -66,7 +67,7 @@ class Gcs:
 
     def set_interval(self, message_id: int, interval_us: int) -> Any:
         self.send_command(SET_INTERVAL, message_id, interval_us)
-        return self.wait_for(lambda m: m.get_type() == "COMMAND_ACK" and m.command == SET_INTERVAL)
+        return self.wait_for_message(lambda m: m.get_type() == "COMMAND_ACK" and m.command == SET_INTERVAL)
 
     def receive(self, duration_s: float) -> list[Any]:
         """Every valid message that arrives within ``duration_s``."""
@@ -76,13 +77,16 @@ class Gcs:
             messages.extend(self._read_once())
         return messages
 
-    def wait_for(self, predicate: Callable[[Any], bool], deadline_s: float = DEADLINE_S) -> Any:
-        end = time.monotonic() + deadline_s
-        while time.monotonic() < end:
-            for message in self._read_once():
-                if predicate(message):
-                    return message
-        raise AssertionError("the expected MAVLink message did not arrive")
+    def wait_for_message(self, predicate: Callable[[Any], bool], deadline_s: float = DEADLINE_S) -> Any:
+        """The first message that matches ``predicate`` (each read waits up to the socket's timeout)."""
+        found: list[Any] = []
+
+        def matched() -> bool:
+            found.extend(message for message in self._read_once() if predicate(message))
+            return bool(found)
+
+        wait_for(matched, "the expected MAVLink message", deadline_s, interval_s=0.0)
+        return found[0]
 
     def _read_once(self) -> list[Any]:
         try:
@@ -175,15 +179,6 @@ def _at_rest(t: float, rc: tuple[float | None, ...] | None) -> FdmState:
     )
 
 
-def _wait_until(condition: Callable[[], bool], deadline_s: float = DEADLINE_S) -> None:
-    end = time.monotonic() + deadline_s
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError("condition not reached before the deadline")
-
-
 def _is(type_name: str) -> Callable[[Any], bool]:
     return lambda m: m.get_type() == type_name
 
@@ -239,7 +234,7 @@ def test_heartbeat_arrives_once_the_gcs_has_sent_its_first_datagram(
     assert vehicle.gcs_address is None
     assert vehicle.device == f"udpout:127.0.0.1:{vehicle.address[1]}"
     gcs.send_heartbeat()
-    heartbeat = gcs.wait_for(_is("HEARTBEAT"))
+    heartbeat = gcs.wait_for_message(_is("HEARTBEAT"))
     assert heartbeat.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
     assert heartbeat.type == mavlink2.MAV_TYPE_QUADROTOR
     assert (heartbeat.get_srcSystem(), heartbeat.get_srcComponent()) == (1, 1)
@@ -256,7 +251,9 @@ def test_a_configured_gcs_address_gets_heartbeats_without_speaking_first(backend
     station = Gcs(("127.0.0.1", 9))
     try:
         with SimulatedVehicle(backend.address, gcs_address=station.address):
-            assert station.wait_for(_is("HEARTBEAT")).autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
+            assert (
+                station.wait_for_message(_is("HEARTBEAT")).autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
+            )
     finally:
         station.close()
 
@@ -268,11 +265,11 @@ def test_a_reconnecting_gcs_on_a_new_port_is_served(vehicle: SimulatedVehicle, g
     THEN heartbeats go to the new GCS.
     """
     gcs.send_heartbeat()
-    gcs.wait_for(_is("HEARTBEAT"))
+    gcs.wait_for_message(_is("HEARTBEAT"))
     second = Gcs(vehicle.address)
     try:
         second.send_heartbeat()
-        assert second.wait_for(_is("HEARTBEAT")).autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
+        assert second.wait_for_message(_is("HEARTBEAT")).autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
     finally:
         second.close()
 
@@ -329,7 +326,7 @@ def test_interval_zero_restores_the_default_rate(vehicle: SimulatedVehicle, stre
     WHEN the GCS sends interval 0 (restore default)
     THEN the ACK is ACCEPTED and no RC_CHANNELS follows it (the default is 0 Hz).
     """
-    streaming_gcs.wait_for(_is("RC_CHANNELS"))
+    streaming_gcs.wait_for_message(_is("RC_CHANNELS"))
     ack = streaming_gcs.set_interval(RC_CHANNELS, 0)
     assert ack.result == mavlink2.MAV_RESULT_ACCEPTED
     assert vehicle.stream_rates()[RC_CHANNELS] == 0.0
@@ -352,13 +349,13 @@ def test_rover_streams_at_one_hertz_by_default_and_zero_brings_that_back(backend
         station = Gcs(rover.address)
         try:
             station.send_heartbeat()
-            assert station.wait_for(_is("HEARTBEAT")).type == mavlink2.MAV_TYPE_GROUND_ROVER
-            station.wait_for(_is("RC_CHANNELS"))
-            station.wait_for(_is("SYS_STATUS"))
+            assert station.wait_for_message(_is("HEARTBEAT")).type == mavlink2.MAV_TYPE_GROUND_ROVER
+            station.wait_for_message(_is("RC_CHANNELS"))
+            station.wait_for_message(_is("SYS_STATUS"))
             station.set_interval(RC_CHANNELS, 200_000)
             assert station.set_interval(RC_CHANNELS, 0).result == mavlink2.MAV_RESULT_ACCEPTED
             assert rover.stream_rates()[RC_CHANNELS] == ROVER_DEFAULT_STREAM_HZ
-            station.wait_for(_is("RC_CHANNELS"))
+            station.wait_for_message(_is("RC_CHANNELS"))
         finally:
             station.close()
 
@@ -415,7 +412,7 @@ def test_other_commands_are_unsupported(gcs: Gcs, command: int) -> None:
     """
     gcs.send_heartbeat()
     gcs.send_command(command, 1.0)
-    ack = gcs.wait_for(_is("COMMAND_ACK"))
+    ack = gcs.wait_for_message(_is("COMMAND_ACK"))
     assert ack.command == command
     assert ack.result == mavlink2.MAV_RESULT_UNSUPPORTED
 
@@ -429,7 +426,7 @@ def test_commands_for_another_system_are_not_answered(gcs: Gcs) -> None:
     gcs.send_heartbeat()
     gcs.send_command(SET_INTERVAL, RC_CHANNELS, 200_000, target=7)
     gcs.send_command(SET_INTERVAL, 9999, 200_000, target=1)
-    ack = gcs.wait_for(_is("COMMAND_ACK"))
+    ack = gcs.wait_for_message(_is("COMMAND_ACK"))
     assert ack.result == mavlink2.MAV_RESULT_DENIED
 
 
@@ -446,11 +443,11 @@ def test_before_any_rc_input_the_receiver_is_not_present(
     AND RC_CHANNELS reports 0 channels, all 0, with rssi 255.
     """
     backend.set(rc=None)
-    status = streaming_gcs.wait_for(_is("SYS_STATUS"))
+    status = streaming_gcs.wait_for_message(_is("SYS_STATUS"))
     assert _rc_bits(status) == (False, False, False)
     assert status.onboard_control_sensors_health & mavlink2.MAV_SYS_STATUS_SENSOR_3D_GYRO
     assert status.onboard_control_sensors_health == status.onboard_control_sensors_present
-    channels = streaming_gcs.wait_for(_is("RC_CHANNELS"))
+    channels = streaming_gcs.wait_for_message(_is("RC_CHANNELS"))
     assert channels.chancount == 0
     assert set(_channels(channels)) == {0}
     assert channels.rssi == 255
@@ -466,9 +463,9 @@ def test_with_rc_input_the_receiver_is_present_enabled_and_healthy(
     AND channels 9-18 read 0 and rssi is 255 (unknown).
     """
     backend.set(rc=STICKS)
-    status = streaming_gcs.wait_for(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
+    status = streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
     assert _rc_bits(status) == (True, True, True)
-    channels = streaming_gcs.wait_for(lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0)
+    channels = streaming_gcs.wait_for_message(lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0)
     assert channels.chancount == 8
     assert _channels(channels) == tuple(int(v) for v in STICKS) + (0,) * 10
     assert channels.rssi == 255
@@ -482,7 +479,7 @@ def test_chancount_is_the_number_of_channels_received(backend: ScriptedBackend, 
     THEN chancount is 5 and channels 6-18 read 0.
     """
     backend.set(rc=STICKS[:5])
-    channels = streaming_gcs.wait_for(lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0)
+    channels = streaming_gcs.wait_for_message(lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0)
     assert channels.chancount == 5
     assert _channels(channels) == tuple(int(v) for v in STICKS[:5]) + (0,) * 13
 
@@ -498,23 +495,23 @@ def test_when_rc_stops_health_drops_after_the_timeout_and_channels_freeze_then_r
     AND WHEN rc returns with new values THEN health and channels recover with "Radio Failsafe Cleared".
     """
     backend.set(rc=STICKS)
-    streaming_gcs.wait_for(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
+    streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
     backend.set(rc=None)
-    text = streaming_gcs.wait_for(_is("STATUSTEXT"))
+    text = streaming_gcs.wait_for_message(_is("STATUSTEXT"))
     assert text.text == RADIO_FAILSAFE_TEXT
-    status = streaming_gcs.wait_for(_is("SYS_STATUS"))
+    status = streaming_gcs.wait_for_message(_is("SYS_STATUS"))
     assert _rc_bits(status) == (True, True, False)
-    frozen = streaming_gcs.wait_for(_is("RC_CHANNELS"))
+    frozen = streaming_gcs.wait_for_message(_is("RC_CHANNELS"))
     assert frozen.chancount == 8
     assert _channels(frozen) == tuple(int(v) for v in STICKS) + (0,) * 10
 
     moved = (1900.0, *STICKS[1:])
     backend.set(rc=moved)
-    cleared = streaming_gcs.wait_for(_is("STATUSTEXT"))
+    cleared = streaming_gcs.wait_for_message(_is("STATUSTEXT"))
     assert cleared.text == RADIO_FAILSAFE_CLEARED_TEXT
-    status = streaming_gcs.wait_for(_is("SYS_STATUS"))
+    status = streaming_gcs.wait_for_message(_is("SYS_STATUS"))
     assert _rc_bits(status) == (True, True, True)
-    channels = streaming_gcs.wait_for(_is("RC_CHANNELS"))
+    channels = streaming_gcs.wait_for_message(_is("RC_CHANNELS"))
     assert channels.chan1_raw == 1900
     assert vehicle.rc_status().healthy
 
@@ -529,11 +526,13 @@ def test_silent_back_end_triggers_failsafe_and_the_same_frame_is_resent(
     AND RC_RECEIVER health clears.
     """
     backend.set(rc=STICKS)
-    streaming_gcs.wait_for(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
+    streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
     backend.set(rc=STICKS, replying=False)
-    streaming_gcs.wait_for(lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2])
+    streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2])
     seen = backend.packets_seen()  # a second of silence later: no reply can still be in flight
-    _wait_until(lambda: backend.packets_seen() >= seen + 5)
+    wait_for(
+        lambda: backend.packets_seen() >= seen + 5, "5 more packets at the physics back end", interval_s=0.01
+    )
     tail = backend.counts()[seen:]
     assert len(set(tail)) == 1
     assert tail[0] == vehicle.rc_status().frame_count
@@ -549,7 +548,7 @@ def test_frame_count_advances_once_per_accepted_reply(
     THEN frame counts never go backwards, never jump by more than one, and do advance.
     """
     backend.set(rc=STICKS)
-    _wait_until(lambda: backend.packets_seen() >= 20)
+    wait_for(lambda: backend.packets_seen() >= 20, "20 packets at the physics back end", interval_s=0.01)
     counts = backend.counts()
     steps = [b - a for a, b in itertools.pairwise(counts)]
     assert all(step in (0, 1) for step in steps)
@@ -566,7 +565,7 @@ def test_invalid_replies_are_rejected_and_give_no_rc(backend: ScriptedBackend) -
     with backend.lock:
         backend.junk_reply = b"\n{not json}\n"
     with SimulatedVehicle(backend.address) as vehicle:
-        _wait_until(lambda: vehicle.rc_status().replies_rejected >= 3)
+        wait_for(lambda: vehicle.rc_status().replies_rejected >= 3, "3 rejected replies", interval_s=0.01)
         status = vehicle.rc_status()
     assert status.last_reply_error
     assert status.frame_count == 0
@@ -591,7 +590,7 @@ def test_rssi_comes_from_the_configured_source_and_faults_read_as_unknown(backen
             try:
                 station.send_heartbeat()
                 station.set_interval(RC_CHANNELS, 100_000)
-                assert station.wait_for(_is("RC_CHANNELS")).rssi == expected
+                assert station.wait_for_message(_is("RC_CHANNELS")).rssi == expected
             finally:
                 station.close()
 
@@ -605,16 +604,24 @@ def test_injected_clock_decides_when_failsafe_starts(backend: ScriptedBackend) -
     clock = ManualClock()
     backend.set(rc=STICKS)
     with SimulatedVehicle(backend.address, clock=clock) as running:
-        _wait_until(lambda: running.rc_status().ever_seen)
+        wait_for(lambda: running.rc_status().ever_seen, "the receiver seen", interval_s=0.01)
         backend.set(rc=STICKS, replying=False)
         # Every reply the back end sent must have landed before the clock moves.
-        _wait_until(lambda: running.rc_status().replies_accepted == backend.replies_sent())
+        wait_for(
+            lambda: running.rc_status().replies_accepted == backend.replies_sent(),
+            "every reply accepted",
+            interval_s=0.01,
+        )
         clock.now += 0.9
         seen = backend.packets_seen()
-        _wait_until(lambda: backend.packets_seen() >= seen + 3)  # several vehicle loop turns later
+        wait_for(
+            lambda: backend.packets_seen() >= seen + 3,
+            "3 more packets at the physics back end",
+            interval_s=0.01,
+        )  # several vehicle loop turns later
         assert running.rc_status().healthy
         clock.now += 0.2
-        _wait_until(lambda: running.rc_status().in_failsafe)
+        wait_for(lambda: running.rc_status().in_failsafe, "RC failsafe", interval_s=0.01)
         assert running.rc_status().ever_seen
 
 

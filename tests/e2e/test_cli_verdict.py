@@ -23,9 +23,7 @@ import amc_rc_receiver
 from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 
 pytestmark = pytest.mark.e2e
-SCHEMA_FILE = (
-    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
-)
+SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 # Only a bound against a hung run; the runs end by themselves long before.
 HANG_S = 120
 

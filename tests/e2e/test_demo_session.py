@@ -6,20 +6,21 @@ real FlightController, real RCReceiverDataModel and the bridge monitor, all on l
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
+from tests.support.waiting import poll_until
 
 pytestmark = pytest.mark.loopback
 
 
 @pytest.fixture
-def session() -> Iterator[CheckSession]:
-    session = CheckSession()
+def session() -> Iterator[VehicleSession]:
+    session = VehicleSession()
     error = session.connect(DEMO_DEVICE)
     assert error == ""
     session.model.activate()
@@ -29,53 +30,52 @@ def session() -> Iterator[CheckSession]:
         session.close()
 
 
-def poll_until(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], timeout: float = 10.0
-) -> RCReceiverState:
-    deadline = time.monotonic() + timeout
-    state = session.model.poll()
-    while not condition(state):
-        assert time.monotonic() < deadline, f"condition not met; last state {state}"
-        time.sleep(0.02)
-        state = session.model.poll()
-    return state
-
-
 def pwms(state: RCReceiverState) -> tuple[int | None, ...]:
     return tuple(channel.pwm for channel in state.channels)
 
 
-def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: CheckSession) -> None:
+def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: VehicleSession) -> None:
     """GIVEN the demo connected and the check active
     WHEN the sticks move, the transmitter goes off and then on again
     THEN channels change, RC failsafe comes within 1.5 s with frozen channels and stays latched,
     recovery is recorded, and the SITL JSON link shows traffic with zero decode errors."""
     first = poll_until(
-        session,
-        lambda s: all(p is not None for p in pwms(s))
-        and s.rssi is not None
-        and s.failsafe is not FailsafeStatus.UNKNOWN,
+        session.model.poll,
+        lambda s: (
+            all(p is not None for p in pwms(s))
+            and s.rssi is not None
+            and s.failsafe is not FailsafeStatus.UNKNOWN
+        ),
+        "every channel, the RSSI and the receiver status",
     )
     assert first.failsafe is FailsafeStatus.NOT_ACTIVE
     assert first.receiver_present is True
-    moved = poll_until(session, lambda s: pwms(s) != pwms(first))
+    moved = poll_until(session.model.poll, lambda s: pwms(s) != pwms(first), "the channels to move")
     assert all(800 <= pwm <= 2200 for pwm in pwms(moved) if pwm is not None)
 
     off_at = time.monotonic()
     session.set_transmitter_on(False)
-    failsafe = poll_until(session, lambda s: s.failsafe is FailsafeStatus.ACTIVE)
+    failsafe = poll_until(
+        session.model.poll, lambda s: s.failsafe is FailsafeStatus.ACTIVE, "the RC failsafe"
+    )
     failsafe_after_s = time.monotonic() - off_at
     assert failsafe.failsafe_observed
     assert failsafe.rssi == 0
     # ArduPilot keeps sending the last channel values during RC failsafe.
     frozen = pwms(failsafe)
-    later = poll_until(session, lambda s: s.rc_channels_age_s is not None and s.rc_channels_age_s < 0.3)
+    later = poll_until(
+        session.model.poll,
+        lambda s: s.rc_channels_age_s is not None and s.rc_channels_age_s < 0.3,
+        "fresh RC_CHANNELS",
+    )
     assert pwms(later) == frozen
     # Generous bound on a loaded machine: the vehicle's timeout is 1.0 s, the issue asks for 1.5 s.
     assert failsafe_after_s < 1.5 + 1.0, failsafe_after_s
 
     session.set_transmitter_on(True)
-    recovered = poll_until(session, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE)
+    recovered = poll_until(
+        session.model.poll, lambda s: s.failsafe is FailsafeStatus.NOT_ACTIVE, "the recovery"
+    )
     assert recovered.recovery_observed
     assert recovered.failsafe_observed, "failsafe evidence must survive recovery"
     assert recovered.failsafe_observed_at == failsafe.failsafe_observed_at
@@ -89,10 +89,10 @@ def test_demo_channels_move_and_failsafe_follows_the_transmitter(session: CheckS
     assert link.from_target.decode_error_total == 0
 
 
-def test_deactivating_the_demo_check_restores_default_streams(session: CheckSession) -> None:
+def test_deactivating_the_demo_check_restores_default_streams(session: VehicleSession) -> None:
     """GIVEN live demo telemetry WHEN the check is deactivated THEN the vehicle is back at its
     default (0 Hz) stream rates and the readings are no longer shown as live."""
-    poll_until(session, lambda s: s.rc_channels_live and s.sys_status_live)
+    poll_until(session.model.poll, lambda s: s.rc_channels_live and s.sys_status_live, "live telemetry")
     session.model.deactivate()
     assert session.demo is not None
     vehicle = session.demo.vehicle

@@ -36,9 +36,7 @@ def assert_one_line_and_130(process: Process) -> None:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
-def test_interrupting_the_terminal_view_on_the_demo_ends_with_status_130(
-    tmp_path: Path, signum: int
-) -> None:
+def test_interrupting_the_terminal_view_on_the_demo_ends_with_status_130(tmp_path: Path, signum: int) -> None:
     """
     GIVEN the terminal view running on the demo vehicle (no duration, not a terminal)
     WHEN it is interrupted with Ctrl-C or terminated with SIGTERM after it connected

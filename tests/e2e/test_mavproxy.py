@@ -22,7 +22,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
 from tests.support.mavlink_station import Station, is_ack
 from tests.support.processes import Process, free_tcp_port, quiet_env, serve_demo_command
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -90,16 +90,18 @@ def test_mavproxy_connects_downloads_parameters_and_relays_rc_channels_on_reques
         env=quiet_env(tmp_path),
     )
     try:
-        heartbeat = station.wait_for(
+        heartbeat = station.wait_for_message(
             lambda m: m.get_type() == "HEARTBEAT" and m.get_srcSystem() == 1,
             "the vehicle's heartbeat through MAVProxy",
             PARAMETER_DOWNLOAD_DEADLINE_S,
         )
         assert heartbeat.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
         station.command(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, mavlink2.MAVLINK_MSG_ID_RC_CHANNELS, 200_000)
-        ack = station.wait_for(is_ack(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL), "the ACK through MAVProxy")
+        ack = station.wait_for_message(
+            is_ack(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL), "the ACK through MAVProxy"
+        )
         assert ack.result == mavlink2.MAV_RESULT_ACCEPTED
-        channels = station.wait_for(
+        channels = station.wait_for_message(
             lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0, "RC_CHANNELS through MAVProxy"
         )
         assert channels.chancount == 8

@@ -29,7 +29,6 @@ import re
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,7 +36,7 @@ import pytest
 
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
 from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.terminal.app import NO_SCHEDULE, run_text, run_text_session
 from tests.e2e.test_serial_links import assert_streams_at_5_hz
 from tests.e2e.test_sitl import (
@@ -45,13 +44,14 @@ from tests.e2e.test_sitl import (
     RUN_DEADLINE_S,
     SWITCHED_OFF,
     SWITCHED_ON,
-    CliRun,
     after,
     assert_in_order,
     channel_readings,
+    cli_run,
 )
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
+from tests.support.waiting import poll_until
 
 pytestmark = [
     pytest.mark.sitl,
@@ -110,14 +110,16 @@ class Run(threading.Thread):
 def wait_for_text(
     output: Output, run: Run, condition: Callable[[str], bool], what: str, deadline_s: float = WAIT_S
 ) -> str:
-    end = time.monotonic() + deadline_s
-    while True:
-        text = output.text
+    """The run's output once ``condition`` holds for it; fails the test if the run ends first."""
+
+    def seen(text: str) -> bool:
         if condition(text):
-            return text
-        if not run.is_alive() or time.monotonic() > end:
-            pytest.fail(f"{what} did not happen (run ended: {not run.is_alive()}, {run.error!r})\n{text}")
-        time.sleep(0.05)
+            return True
+        if not run.is_alive():
+            pytest.fail(f"{what} did not happen (the run ended: {run.error!r})\n{text}")
+        return False
+
+    return poll_until(lambda: output.text, seen, what, deadline_s, interval_s=0.05)
 
 
 def live_channels(text: str) -> bool:
@@ -149,7 +151,7 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
     binary = sitl_binary("arducopter")
     instance = free_instance(40)
     report = tmp_path / "report"
-    run = CliRun(
+    run = cli_run(
         [
             "--sitl",
             "../shared/sitl/arducopter",
@@ -165,10 +167,10 @@ def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(
         ]
     )
     try:
-        text = run.wait_for(live_channels, "live channels over the serial line")
+        text = run.wait_for_output(live_channels, "live channels over the serial line")
         first = int(STARTED.search(text).group(1))  # type: ignore[union-attr]
         os.kill(first, signal.SIGKILL)
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
         err = run.stderr
     finally:
@@ -204,7 +206,7 @@ def test_a_usb_board_returning_under_another_name_is_found_by_its_identity(
     binary = sitl_binary("arducopter")
     instance = free_instance(41)
     wire = Wire()
-    session = CheckSession()
+    session = VehicleSession()
     output = Output()
     config = SitlConfig(binary, instance=instance, link=SitlLink.SERIAL, baudrate=115200)
     try:
@@ -259,7 +261,7 @@ def test_a_udp_vehicle_that_reboots_is_noticed_from_the_vehicle_itself_and_follo
     reconnects, asks for the streams again and passes the fresh test."""
     binary = sitl_binary("arducopter")
     instance = free_instance(42)
-    session = CheckSession()
+    session = VehicleSession()
     output = Output()
     try:
         assert session.start_sitl(SitlConfig(binary, instance=instance, link=SitlLink.UDP)) == ""

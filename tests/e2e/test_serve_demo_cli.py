@@ -78,7 +78,7 @@ def test_the_transmitter_schedule_drives_failsafe_a_ground_station_sees(tmp_path
                 mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, mavlink2.MAVLINK_MSG_ID_SYS_STATUS, 100_000
             )
             for healthy, what in ((False, "RC failsafe"), (True, "recovery")):
-                station.wait_for(
+                station.wait_for_message(
                     lambda m, healthy=healthy: (
                         m.get_type() == "SYS_STATUS"
                         and bool(m.onboard_control_sensors_present & RC_BIT)

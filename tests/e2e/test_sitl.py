@@ -12,21 +12,18 @@ loaded two-core machine slows SITL's lockstep with the physics down.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.support.processes import Process, program_command, without_display
 from tests.support.sitl import (
     ROOT,
     SITL_DIR,
@@ -37,6 +34,7 @@ from tests.support.sitl import (
     sitl_binary,
     sitl_processes,
 )
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.sitl,
@@ -75,74 +73,10 @@ ACCEPTANCE = {
 }
 
 
-class CliRun:
-    """``amc-rc-receiver`` in its own process group, its output collected line by line."""
-
-    def __init__(self, args: list[str]) -> None:
-        env = dict(os.environ)
-        env.pop("DISPLAY", None)
-        self.args = args
-        self.popen = subprocess.Popen(
-            [sys.executable, "-m", "amc_rc_receiver", *args],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        self._lock = threading.Lock()
-        self._out: list[str] = []
-        self._err: list[str] = []
-        self._readers = [
-            threading.Thread(target=self._read, args=(self.popen.stdout, self._out), daemon=True),
-            threading.Thread(target=self._read, args=(self.popen.stderr, self._err), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
-
-    def _read(self, stream: object, into: list[str]) -> None:
-        for line in stream:  # type: ignore[attr-defined]
-            with self._lock:
-                into.append(line)
-
-    @property
-    def stdout(self) -> str:
-        with self._lock:
-            return "".join(self._out)
-
-    @property
-    def stderr(self) -> str:
-        with self._lock:
-            return "".join(self._err)
-
-    def wait_for(self, condition: Callable[[str], bool], what: str, deadline_s: float = WAIT_S) -> str:
-        end = time.monotonic() + deadline_s
-        while True:
-            text = self.stdout
-            if condition(text):
-                return text
-            if self.popen.poll() is not None or time.monotonic() > end:
-                pytest.fail(f"{what} did not happen (exit {self.popen.poll()})\n{text}\n{self.stderr}")
-            time.sleep(0.05)
-
-    def wait(self, deadline_s: float = RUN_DEADLINE_S) -> int:
-        try:
-            code = self.popen.wait(deadline_s)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"amc-rc-receiver {' '.join(self.args)} did not exit\n{self.stdout}\n{self.stderr}")
-        for reader in self._readers:
-            reader.join(10.0)
-        return code
-
-    def end(self) -> None:
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.popen.pid, signal.SIGKILL)
-            self.popen.wait(30.0)
-        for reader in self._readers:
-            reader.join(10.0)
+def cli_run(args: list[str]) -> Process:
+    """``amc-rc-receiver`` with ``args`` from the checkout, without a display, in its own process
+    group; its waits for output are as generous as `WAIT_S`."""
+    return Process(program_command(*args), cwd=ROOT, env=without_display(), deadline_s=WAIT_S)
 
 
 def acceptance_args(run: Acceptance) -> list[str]:
@@ -207,7 +141,7 @@ def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so() -> No
     binary = sitl_binary("arducopter")
     instance = free_instance(24)
     device = f"tcp:127.0.0.1:{5760 + 10 * instance}"
-    run = CliRun(
+    run = cli_run(
         [
             "--sitl",
             "../shared/sitl/arducopter",
@@ -217,14 +151,14 @@ def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so() -> No
         ]
     )
     try:
-        text = run.wait_for(
+        text = run.wait_for_output(
             lambda out: bool(channel_readings(after_or_empty(out, "seen by the flight controller: yes"))),
             "live channels",
         )
         first_pid = int(re.search(r"Started SITL \(process (\d+)\)", text).group(1))  # type: ignore[union-attr]
         os.kill(first_pid, signal.SIGKILL)
-        run.wait_for(lambda out: "a fresh test started" in out, "the reconnect")
-        code = run.wait()
+        run.wait_for_output(lambda out: "a fresh test started" in out, "the reconnect")
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
     finally:
         run.end()
@@ -254,14 +188,6 @@ def test_a_killed_sitl_is_restarted_and_the_check_reconnects_and_says_so() -> No
     assert_nothing_left(binary, instance)
 
 
-def wait_until(condition: Callable[[], bool], what: str, deadline_s: float = WAIT_S) -> None:
-    end = time.monotonic() + deadline_s
-    while not condition():
-        if time.monotonic() > end:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
 def after_or_empty(text: str, marker: str) -> str:
     index = text.find(marker)
     return "" if index < 0 else text[index:]
@@ -279,12 +205,8 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
     binary = sitl_binary("arducopter")
     instance = free_instance(25)
     port = 5760 + 10 * instance
-    backend = subprocess.Popen(
-        [sys.executable, "-m", "amc_rc_receiver.demo.physics_backend", "--instance", str(instance)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    backend = Process(
+        [sys.executable, "-m", "amc_rc_receiver.demo.physics_backend", "--instance", str(instance)], cwd=ROOT
     )
     sitl_command = [
         str(binary),
@@ -300,36 +222,35 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
         str(SITL_DIR / "copter.parm"),
     ]
     workdir = Path(tempfile.mkdtemp(dir=tmp_path))
-    sitl = subprocess.Popen(sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    run: CliRun | None = None
-    second: subprocess.Popen[bytes] | None = None
+    sitl = Process(sitl_command, cwd=workdir)
+    run: Process | None = None
+    second: Process | None = None
     try:
-        wait_until(lambda: listening_on(port), "SITL to listen on its MAVLink port")
+        wait_for(lambda: listening_on(port), "SITL to listen on its MAVLink port", WAIT_S, interval_s=0.05)
         # No program owns this SITL's transmitter, so the guided test would wait for a person: the
         # run is ended with Ctrl-C once the reconnection has asked for the streams again.
-        run = CliRun(["--device", f"tcp:127.0.0.1:{port}", "--timeout", "60", "--text"])
-        run.wait_for(lambda out: len(set(channel_readings(out))) >= 10, "5 s of live channels from SITL")
-        sitl.kill()
-        sitl.wait(30)
-        run.wait_for(lambda out: "Reconnecting to" in out, "the lost link to be noticed")
-        second = subprocess.Popen(
-            sitl_command, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        run = cli_run(["--device", f"tcp:127.0.0.1:{port}", "--timeout", "60", "--text"])
+        run.wait_for_output(
+            lambda out: len(set(channel_readings(out))) >= 10, "5 s of live channels from SITL"
         )
+        sitl.signal(signal.SIGKILL)
+        sitl.wait(30)
+        run.wait_for_output(lambda out: "Reconnecting to" in out, "the lost link to be noticed")
+        second = Process(sitl_command, cwd=workdir)
         asked_again = "* RC_CHANNELS interval request: accepted"
-        run.wait_for(
+        run.wait_for_output(
             lambda out: asked_again in after_or_empty(out, "a fresh test started"),
             "the streams asked for again after the reconnect",
         )
         run.popen.send_signal(signal.SIGINT)
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
     finally:
         if run is not None:
             run.end()
         for process in (sitl, second, backend):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(30)
+            if process is not None:
+                process.end(grace_s=0)
     # No failsafe test was run here: the run ends as a person's Ctrl-C ends it.
     assert code == 130, f"{out}\n{run.stderr}"
     assert "Traceback" not in run.stderr
@@ -355,9 +276,9 @@ def test_the_transmitter_switch_drives_real_sitl_into_rc_failsafe_and_back(name:
     spec = ACCEPTANCE[name]
     sitl_binary(spec.binary)
     instance = free_instance(spec.instance)
-    run = CliRun(acceptance_args(Acceptance(spec.binary, instance, spec.failsafe_mode)))
+    run = cli_run(acceptance_args(Acceptance(spec.binary, instance, spec.failsafe_mode)))
     try:
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
     finally:
         run.end()
@@ -458,9 +379,9 @@ def test_the_stick_step_on_real_sitl_names_a_reversed_or_misrouted_stick(name: s
         defaults = tmp_path / "rcmap.parm"
         defaults.write_text(mistake.defaults, encoding="utf-8")
         args += ["--sitl-defaults", str(defaults)]
-    run = CliRun(args)
+    run = cli_run(args)
     try:
-        code = run.wait()
+        code = run.wait(RUN_DEADLINE_S)
         out = run.stdout
     finally:
         run.end()

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A check session on real SITL, in-process: what the check's own link carries, and the window.
+"""A vehicle session on real SITL, in-process: what the check's own link carries, and the window.
 
 The check may send nothing but SET_MESSAGE_INTERVAL and parameter reads; switching the simulated
 receiver into failsafe (``SIM_RC_FAIL``) is the simulator runner's business on SITL's second
@@ -22,12 +22,13 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus
 from amc_rc_receiver.sitl.config import SitlConfig
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.sitl import free_instance, sitl_binary, sitl_processes
+from tests.support.waiting import poll_until
 
 pytestmark = [
     pytest.mark.sitl,
@@ -40,18 +41,10 @@ PARAMETER_READS = ("PARAM_REQUEST_READ", "PARAM_REQUEST_LIST")
 
 
 @pytest.fixture
-def session() -> Iterator[CheckSession]:
-    built = CheckSession()
+def session() -> Iterator[VehicleSession]:
+    built = VehicleSession()
     yield built
     built.close()
-
-
-def poll_until(session: CheckSession, condition: Callable[[RCReceiverState], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not condition(session.model.poll()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}: {session.model.state}")
-        time.sleep(0.05)
 
 
 class WriteRecorder:
@@ -76,7 +69,7 @@ class WriteRecorder:
 
 
 def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_switches_sim_rc_fail(
-    session: CheckSession,
+    session: VehicleSession,
 ) -> None:
     """GIVEN a check on real ArduCopter SITL WHEN a whole no-pulses failsafe test runs (transmitter
     off, failsafe, on, recovery, leaving the check) THEN every message the check's connection sent
@@ -88,11 +81,25 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
     assert session.connect(session.sitl.device, timeout=WAIT_S) == ""
     recorder = WriteRecorder(session.flight_controller.master)
     session.model.activate()
-    poll_until(session, lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE, "a healthy receiver")
+    poll_until(
+        session.model.poll,
+        lambda state: state.failsafe is FailsafeStatus.NOT_ACTIVE,
+        "a healthy receiver",
+        WAIT_S,
+        interval_s=0.05,
+    )
     session.set_transmitter_on(False)
-    poll_until(session, lambda state: state.failsafe is FailsafeStatus.ACTIVE, "the RC failsafe")
+    poll_until(
+        session.model.poll,
+        lambda state: state.failsafe is FailsafeStatus.ACTIVE,
+        "the RC failsafe",
+        WAIT_S,
+        interval_s=0.05,
+    )
     session.set_transmitter_on(True)
-    poll_until(session, lambda state: state.recovery_observed, "the recovery")
+    poll_until(
+        session.model.poll, lambda state: state.recovery_observed, "the recovery", WAIT_S, interval_s=0.05
+    )
     session.model.deactivate()
     session.model.poll()
 
@@ -107,19 +114,18 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
     assert control.confirmed_rc_fail == 0
 
 
-def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a_restart() -> None:
+def test_the_window_runs_a_failsafe_test_on_sitl_shows_its_console_and_follows_a_restart(root: tk.Tk) -> None:
     """GIVEN the window on real ArduCopter SITL WHEN the transmitter switch goes off and on, and
     then SITL is killed THEN the failsafe and recovery show, SITL's console is readable in the
     window, SITL's decoded protocol (UDP) shows before and after the restart, and after the restart
     the window reconnects by itself, says so, and shows live channels from the new SITL."""
     binary = sitl_binary("arducopter")
-    session = CheckSession()
+    session = VehicleSession()
     instance = free_instance(27)
     assert session.start_sitl(SitlConfig(binary, instance=instance)) == ""
     assert session.sitl is not None
-    root = tk.Tk()
     window = StandaloneWindow(root, session, connect_timeout=WAIT_S)
-    support = SitlWindowSupport(root, window, baudrate=115200, before=window.step_frame)
+    support = SitlWindowSupport(root, window, before=window.step_frame)
     try:
         window.connect(session.sitl.device)
 

@@ -14,7 +14,7 @@ import pytest
 
 from amc_rc_receiver.host.param_file import read_example_receiver_params
 from amc_rc_receiver.host.parameter_table import ParameterTable
-from amc_rc_receiver.plugins.rc_receiver_tk_text import ELLIPSIS
+from amc_rc_receiver.plugins.tk_kit.text import ELLIPSIS
 from tests.support.geometry import layout_problems
 from tests.support.tk import pump_until
 

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import shutil
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink
+
+from tests.support.processes import Process, free_tcp_port, without_display
+from tests.support.waiting import wait_for
 
 DRIVER = Path(__file__).resolve().parent / "drivers" / "amc501_session.py"
 # Generous: a loaded two-core CI machine, 5.0.1's connect alone waits 5 s for heartbeats.
@@ -51,111 +53,81 @@ def isolated_environment(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def stop_process(process: subprocess.Popen[Any]) -> None:
-    """Terminate, then kill; never leaves the process behind."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=STOP_TIMEOUT_S)
-
-
 class DriverError(AssertionError):
     """The driver reported a failure; the message carries its traceback."""
 
 
 class Driver:
-    """``drivers/amc501_session.py`` running on ``python`` (a methodic configurator environment)."""
+    """``drivers/amc501_session.py`` running on ``python`` (a methodic configurator environment):
+    one JSON request a line on its input, one JSON reply a line on its output."""
 
     def __init__(self, python: Path, home: Path, stderr_path: Path) -> None:
         self._stderr_path = stderr_path
-        self._stderr = stderr_path.open("w", encoding="utf-8")
-        self._process = subprocess.Popen(
-            [str(python), "-u", str(DRIVER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            cwd=str(home),
-            env=isolated_environment(home),
+        self._process = Process(
+            [str(python), "-u", str(DRIVER)], cwd=home, env=isolated_environment(home), stdin=True
         )
-        self._replies: queue.Queue[str | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, name="amc501-driver-reader", daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
-            self._replies.put(line)
-        self._replies.put(None)
 
     def log(self) -> str:
-        self._stderr.flush()
-        return self._stderr_path.read_text(encoding="utf-8", errors="replace")[-6000:]
+        return self._process.stderr[-6000:]
 
     def request(self, op: str, timeout_s: float = REQUEST_TIMEOUT_S, **arguments: object) -> dict[str, Any]:
         """Send one command and return its reply; DriverError when it failed or did not answer."""
-        assert self._process.stdin is not None
-        self._process.stdin.write(json.dumps({"op": op, **arguments}) + "\n")
-        self._process.stdin.flush()
+        process = self._process
+        replies = len(process.stdout_lines)
+        process.send_line(json.dumps({"op": op, **arguments}))
         try:
-            line = self._replies.get(timeout=timeout_s)
-        except queue.Empty:
+            wait_for(
+                lambda: len(process.stdout_lines) > replies or process.popen.poll() is not None,
+                f"the driver's reply to {op}",
+                timeout_s,
+                interval_s=0.01,
+            )
+        except pytest.fail.Exception:
             raise DriverError(f"{op}: no reply within {timeout_s} s\n{self.log()}") from None
-        if line is None:
-            raise DriverError(f"{op}: the driver exited ({self._process.poll()})\n{self.log()}")
-        reply: dict[str, Any] = json.loads(line)
+        if len(process.stdout_lines) <= replies:
+            process.wait(STOP_TIMEOUT_S)  # ended: read what it wrote to the end
+        lines = process.stdout_lines
+        if len(lines) <= replies:
+            raise DriverError(f"{op}: the driver exited ({process.popen.poll()})\n{self.log()}")
+        reply: dict[str, Any] = json.loads(lines[replies])
         if not reply.get("ok"):
             raise DriverError(f"{op}: {reply.get('error')}\n{reply.get('traceback')}\n{self.log()}")
         return reply
 
     def close(self) -> None:
         try:
-            if self._process.poll() is None and self._process.stdin is not None:
-                self._process.stdin.write(json.dumps({"op": "quit"}) + "\n")
-                self._process.stdin.flush()
-                self._process.wait(timeout=STOP_TIMEOUT_S)
+            if self._process.popen.poll() is None:
+                self._process.send_line(json.dumps({"op": "quit"}))
+                self._process.popen.wait(timeout=STOP_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             pass
         finally:
-            stop_process(self._process)
-            self._stderr.close()
-
-
-def free_loopback_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+            self._process.end()
+            self._stderr_path.write_text(self._process.stderr, encoding="utf-8")
 
 
 class ServeDemo:
     """``amc-rc-receiver --serve-demo tcp:127.0.0.1:PORT`` from this project's environment."""
 
     def __init__(self, log_path: Path, *extra_args: str) -> None:
-        self.port = free_loopback_port()
+        self.port = free_tcp_port()
         self.device = f"tcp:127.0.0.1:{self.port}"
-        self._log = log_path.open("w", encoding="utf-8")
         self._log_path = log_path
-        command = [*_our_command(), "--serve-demo", self.device, *extra_args]
-        env = dict(os.environ)
-        env.pop("DISPLAY", None)  # the vehicle alone: no window
-        self._process = subprocess.Popen(
-            command, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env
+        # The vehicle alone: no window.
+        self._process = Process(
+            [*_our_command(), "--serve-demo", self.device, *extra_args], env=without_display()
         )
 
     @property
     def running(self) -> bool:
-        return self._process.poll() is None
+        return self._process.popen.poll() is None
 
     def wait_until_listening(self, timeout_s: float = 60.0) -> None:
         """Wait until the vehicle's TCP port accepts connections (checked without connecting to it)."""
-        from tests.integration.recording_proxy import wait_until
 
         def listening() -> bool:
             if not self.running:
-                raise AssertionError(f"--serve-demo exited ({self._process.returncode}):\n{self.log()}")
+                raise AssertionError(f"--serve-demo exited ({self._process.popen.returncode}):\n{self.log()}")
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
                 try:
                     probe.bind(("127.0.0.1", self.port))
@@ -163,17 +135,16 @@ class ServeDemo:
                     return True  # the port is taken: the vehicle listens on it
                 return False
 
-        wait_until(listening, timeout_s, f"--serve-demo listening on {self.device}")
+        wait_for(listening, f"--serve-demo listening on {self.device}", timeout_s, interval_s=0.02)
 
     def log(self) -> str:
-        self._log.flush()
-        return self._log_path.read_text(encoding="utf-8", errors="replace")[-6000:]
+        return (self._process.stdout + self._process.stderr)[-6000:]
 
     def close(self) -> None:
         try:
-            stop_process(self._process)
+            self._process.end()
         finally:
-            self._log.close()
+            self._log_path.write_text(self._process.stdout + self._process.stderr, encoding="utf-8")
 
 
 def _our_command() -> list[str]:

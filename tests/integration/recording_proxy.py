@@ -15,8 +15,8 @@ import contextlib
 import selectors
 import socket
 import threading
-import time
-from collections.abc import Callable
+
+from tests.support.waiting import wait_for
 
 _LOOPBACK = "127.0.0.1"
 
@@ -71,7 +71,7 @@ class RecordingTcpProxy:
         """Close both ends of every forwarded connection, as a rebooting board closes its link;
         the proxy keeps listening, so a reconnection would show in `connections`."""
         self._drop.set()
-        wait_until(lambda: not self._drop.is_set(), 10.0, "the proxy to drop its connections")
+        wait_for(lambda: not self._drop.is_set(), "the proxy to drop its connections", 10.0, interval_s=0.02)
 
     def start(self) -> RecordingTcpProxy:
         self._thread.start()
@@ -84,8 +84,10 @@ class RecordingTcpProxy:
         self._listener.close()
 
     def wait_for_bytes_to_vehicle(self, count: int, timeout_s: float = 30.0) -> bytes:
-        """``to_vehicle`` once it holds at least ``count`` bytes (AssertionError after ``timeout_s``)."""
-        wait_until(lambda: len(self.to_vehicle) >= count, timeout_s, f"{count} bytes at the vehicle")
+        """``to_vehicle`` once it holds at least ``count`` bytes (the test fails after ``timeout_s``)."""
+        wait_for(
+            lambda: len(self.to_vehicle) >= count, f"{count} bytes at the vehicle", timeout_s, interval_s=0.02
+        )
         return self.to_vehicle
 
     # ----------------------------------------------------------------- forwarding thread
@@ -163,12 +165,3 @@ class RecordingTcpProxy:
             return
         with contextlib.suppress(OSError):  # the other end went away; its own read reports it
             peer.sendall(data)
-
-
-def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    """Poll ``condition`` every 20 ms; AssertionError naming ``what`` after ``timeout_s``."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
-        time.sleep(0.02)

@@ -165,9 +165,11 @@ def test_5_0_1s_own_registration_registers_our_rc_receiver_view_and_model(
         module = reply[key]
         assert Path(module["file"]).is_relative_to(methodic_configurator_501_overlay_env.site_packages)
         assert module["sha256"] == __import__("hashlib").sha256(ours[name]).hexdigest()
-    assert {
-        f"{PLUGINS}.{name.removesuffix('.py')}" for name in ours if name.startswith("rc_receiver_")
-    } <= set(reply["plugin_modules"])
+    # Every module of ours is loaded from the overlay, the packages below plugins/ included.
+    loaded = {
+        f"{PLUGINS}.{name.removesuffix('.py').removesuffix('/__init__').replace('/', '.')}" for name in ours
+    }
+    assert loaded <= set(reply["plugin_modules"])
 
 
 def test_validate_plugins_of_5_0_1_exits_0_on_the_overlay(

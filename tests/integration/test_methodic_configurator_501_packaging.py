@@ -263,6 +263,7 @@ def test_uninstalling_5_0_1_leaves_this_project_whole_and_working(our_wheel: Pat
 
     assert removed.returncode == 0, removed.stderr
     assert not (environment.site_packages / PACKAGE).exists()
+
     def whole(path: Path, digest: str) -> bool:
         return path.is_file() and _record_digest(path.read_bytes()) == digest
 

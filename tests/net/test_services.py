@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from amc_rc_receiver.net.services import drain_udp, route_source_host
-from tests.support.udp import address_of, wait_for
+from tests.support.udp import address_of
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

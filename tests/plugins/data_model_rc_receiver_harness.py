@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import select
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,8 +21,9 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import RCReceiverState
-from amc_rc_receiver.plugins.rc_receiver_sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
+from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
+from tests.support import waiting
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0
@@ -113,7 +113,7 @@ class ModelHarness:
     def connect(self, vehicle: ScriptedFlightController) -> None:
         error = self.fc.connect(vehicle.device, timeout=DEADLINE_S)
         assert error == "", error
-        assert vehicle.wait_for_gcs(DEADLINE_S)
+        vehicle.wait_for_gcs(DEADLINE_S)
         if vehicle is self.vehicle:
             self._own_links.append(self.fc.master)
 
@@ -135,15 +135,13 @@ class ModelHarness:
         self, condition: Callable[[RCReceiverState], bool], what: str = "condition"
     ) -> RCReceiverState:
         """Poll (wall-clock deadline 10 s, injected clock untouched) until ``condition(state)``."""
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
+
+        def poll() -> RCReceiverState:
             state = self.model.poll()
             self.reads_per_poll.append(self.model.messages_read_last_poll)
-            if condition(state):
-                return state
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; last state: {state}")
-            time.sleep(0.002)
+            return state
+
+        return waiting.poll_until(poll, condition, what, DEADLINE_S, interval_s=0.002)
 
     def sync(self) -> RCReceiverState:
         """Poll until the vehicle answered all we sent and the model read all the vehicle sent."""
@@ -186,8 +184,10 @@ class ModelHarness:
         separately, by the byte count pymavlink keeps of everything the connection wrote.
         """
         sent = sum(int(link.mav.total_bytes_sent) for link in self._own_links)
-        assert self.vehicle.wait_for(lambda: self.vehicle.handled_bytes() >= sent, DEADLINE_S), (
-            f"the vehicle handled {self.vehicle.handled_bytes()} of {sent} bytes"
+        waiting.wait_for(
+            lambda: self.vehicle.handled_bytes() >= sent,
+            f"the vehicle to handle all {sent} bytes sent",
+            DEADLINE_S,
         )
 
     def gcs_messages(self) -> list[Any]:
@@ -249,7 +249,7 @@ def with_parameters(harness: ModelHarness, **changes: float) -> RCReceiverState:
     """The vehicle answers the Copter set with ``changes``; poll until every read is answered."""
     harness.vehicle.parameters = {**COPTER, **changes}
     harness.model.activate()
-    return harness.poll_until(lambda state: state.check.parameters_complete, "the parameter reads")
+    return harness.poll_until(lambda state: state.guided.parameters_complete, "the parameter reads")
 
 
 # The sticks at rest (throttle down, mode switch low), and each stick pushed the way the stick step

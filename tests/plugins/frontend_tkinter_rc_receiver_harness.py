@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import ChannelReading, FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import ChannelReading, FailsafeStatus, RCReceiverState
 from tests.support.tk import ScriptedSource
 
 

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.link_reader import MAX_MESSAGES_PER_POLL
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelReading,
     FailsafeStatus,
     IntervalRequestOutcome,
@@ -19,6 +19,7 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
 )
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, encode, rc_channels
 from tests.support.scripted_fc import AckPolicy
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -350,7 +351,7 @@ def test_an_unanswered_request_never_blocks_and_becomes_no_answer_after_0_8_s(ha
 
     first = harness.model.poll()
     assert [r.outcome for r in first.interval_requests] == [IntervalRequestOutcome.PENDING] * 2
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 2)
+    wait_for(lambda: len(harness.interval_commands()) >= 2, "2 interval commands at the vehicle")
     harness.vehicle.send_rc_channels([1700] * 5)
     assert harness.poll_after_sync().interval_requests[0].outcome is IntervalRequestOutcome.PENDING
 
@@ -398,6 +399,7 @@ def test_a_second_vehicle_on_the_link_cannot_answer_for_the_selected_one() -> No
     assert [r.outcome for r in state.interval_requests] == [IntervalRequestOutcome.PENDING] * 2
 
 
+@pytest.mark.pure  # no socket: the rest of this file needs loopback
 def test_a_model_over_a_never_connected_flight_controller_reports_no_connection() -> None:
     """
     GIVEN a FlightController that never connected

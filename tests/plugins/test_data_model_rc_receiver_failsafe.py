@@ -12,7 +12,7 @@ import serial
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from pytest_mock import MockerFixture
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import STALE_AFTER_S, FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import STALE_AFTER_S, FailsafeStatus, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, rc_channels, sys_status
 
 pytestmark = pytest.mark.loopback

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 import pytest
 from pytest_mock import MockerFixture
 
-from amc_rc_receiver.plugins.rc_receiver_wording import notice_lines
+from amc_rc_receiver.plugins.rc_receiver.wording import notice_lines
 from amc_rc_receiver.standalone.terminal.screen import describe_events, format_status_line
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness
 

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver_requests import param_name
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import param_name
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     IntervalRequestOutcome,
     RCReceiverState,
@@ -25,6 +25,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     without_facade_hello,
 )
 from tests.support.scripted_fc import ScriptedFlightController
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -88,7 +89,7 @@ def test_deactivate_restores_default_rates_drops_live_readings_and_keeps_evidenc
     harness.model.deactivate()
     state = harness.model.state
 
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    wait_for(lambda: len(harness.interval_commands()) >= 4, "4 interval commands at the vehicle")
     assert harness.interval_commands() == REQUEST + RESTORE
     assert not state.active
     assert not state.has_live_telemetry
@@ -112,7 +113,7 @@ def test_reactivating_requests_the_streams_again_on_the_next_poll(harness: Model
     assert len(harness.interval_commands()) <= 4  # nothing is sent before the next poll
     state = harness.poll_until(all_answered, "the second requests")
 
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 6)
+    wait_for(lambda: len(harness.interval_commands()) >= 6, "6 interval commands at the vehicle")
     assert harness.interval_commands() == REQUEST + RESTORE + REQUEST
     assert state.failsafe_observed
 
@@ -129,7 +130,7 @@ def test_deactivating_a_model_that_never_requested_sends_nothing(harness: ModelH
 
     harness.model.activate()  # its requests act as a barrier behind anything sent before
     harness.poll_until(all_answered, "the requests")
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 2)
+    wait_for(lambda: len(harness.interval_commands()) >= 2, "2 interval commands at the vehicle")
     assert harness.interval_commands() == REQUEST
 
 
@@ -149,7 +150,7 @@ def test_a_reconnect_never_receives_the_previous_connections_cleanup(harness: Mo
         # A barrier: the next activation's requests reach B after anything sent before them.
         harness.model.activate()
         harness.poll_until(all_answered, "vehicle B's requests")
-        assert vehicle_b.wait_for(lambda: len(vehicle_b.commands_received()) >= 2)
+        wait_for(lambda: len(vehicle_b.commands_received()) >= 2, "2 commands at the vehicle")
 
         assert [(int(p[0]), int(p[1])) for _, p in vehicle_b.commands_received()] == REQUEST
     assert harness.interval_commands() == REQUEST
@@ -168,7 +169,7 @@ def test_a_reconnect_while_active_requests_streams_from_the_new_vehicle_only(har
         state = harness.poll_until(all_answered, "vehicle B's requests")
         assert state.connection_generation == 2
         harness.model.deactivate()
-        assert vehicle_b.wait_for(lambda: len(vehicle_b.commands_received()) >= 4)
+        wait_for(lambda: len(vehicle_b.commands_received()) >= 4, "4 commands at the vehicle")
 
         assert [(int(p[0]), int(p[1])) for _, p in vehicle_b.commands_received()] == REQUEST + RESTORE
     assert harness.interval_commands() == REQUEST
@@ -216,7 +217,7 @@ def test_the_check_sends_nothing_but_set_message_interval_and_parameter_reads(ha
     harness.model.activate()
     harness.poll_until(all_answered, "the second requests")
     harness.model.deactivate()
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 8)
+    wait_for(lambda: len(harness.interval_commands()) >= 8, "8 interval commands at the vehicle")
     harness.poll_after_sync()
     assert harness.interval_commands() == REQUEST + RESTORE + REQUEST + RESTORE
 
@@ -316,7 +317,7 @@ def test_during_a_connection_recovery_the_model_sends_nothing_not_even_on_deacti
     # a later request on the same link is the barrier: whatever was sent before it has arrived
     harness.model.activate()
     harness.model.poll()
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    wait_for(lambda: len(harness.interval_commands()) >= 4, "4 interval commands at the vehicle")
 
     received = decode_all(harness.vehicle.received_bytes()[sent_before:])
     # Parameter reads go out again with the new activation; they are tested on their own.
@@ -339,7 +340,7 @@ def test_after_a_connection_recovery_the_streams_are_asked_for_again(harness: Mo
     harness.model.resume()
     harness.model.poll()
 
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    wait_for(lambda: len(harness.interval_commands()) >= 4, "4 interval commands at the vehicle")
     assert harness.interval_commands() == REQUEST + REQUEST
 
 
@@ -357,7 +358,7 @@ def test_a_deactivation_right_after_a_recovery_still_restores_the_defaults(harne
     harness.model.resume()
     harness.model.deactivate()
 
-    assert harness.vehicle.wait_for(lambda: len(harness.interval_commands()) >= 4)
+    wait_for(lambda: len(harness.interval_commands()) >= 4, "4 interval commands at the vehicle")
     assert harness.interval_commands() == REQUEST + RESTORE
 
 

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
-from amc_rc_receiver.plugins.data_model_rc_receiver import MAX_MESSAGES_PER_POLL
-from amc_rc_receiver.plugins.rc_receiver_snapshot import FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.link_reader import MAX_MESSAGES_PER_POLL
+from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, encode
 
 pytestmark = pytest.mark.loopback

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -18,8 +17,9 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver_snapshot import IntervalRequestOutcome, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import IntervalRequestOutcome
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode, rc_channels, sys_status
+from tests.support.waiting import poll_until
 
 pytestmark = pytest.mark.loopback
 
@@ -69,16 +69,6 @@ def vehicle() -> Iterator[ClosingTcpVehicle]:
         yield created
 
 
-def poll_until(model: RCReceiverDataModel, condition: object, what: str) -> RCReceiverState:
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        state = model.poll()
-        if callable(condition) and condition(state):
-            return state
-        assert time.monotonic() < deadline, f"timed out waiting for {what}; last state: {state}"
-        time.sleep(0.01)
-
-
 def test_a_peer_that_closes_its_tcp_side_clears_the_readings_at_once_and_says_so(
     vehicle: ClosingTcpVehicle,
 ) -> None:
@@ -93,12 +83,24 @@ def test_a_peer_that_closes_its_tcp_side_clears_the_readings_at_once_and_says_so
     try:
         model = RCReceiverDataModel(flight_controller, clock=lambda: 50.0)
         model.activate()
-        live = poll_until(model, lambda s: s.rc_channels_live and s.sys_status_live, "live telemetry")
+        live = poll_until(
+            model.poll,
+            lambda s: s.rc_channels_live and s.sys_status_live,
+            "live telemetry",
+            DEADLINE_S,
+            interval_s=0.01,
+        )
         assert live.link_error is None
 
         vehicle.close_now.set()
         assert vehicle.closed.wait(DEADLINE_S)
-        closed = poll_until(model, lambda s: s.link_error is not None, "the close to be noticed")
+        closed = poll_until(
+            model.poll,
+            lambda s: s.link_error is not None,
+            "the close to be noticed",
+            DEADLINE_S,
+            interval_s=0.01,
+        )
     finally:
         flight_controller.disconnect()
 
@@ -124,7 +126,13 @@ def test_stream_requests_on_a_link_the_vehicle_closed_are_reported_as_send_faile
         model = RCReceiverDataModel(flight_controller, clock=lambda: 50.0)
         vehicle.close_now.set()
         assert vehicle.closed.wait(DEADLINE_S)
-        poll_until(model, lambda s: s.link_error is not None, "the close to be noticed")
+        poll_until(
+            model.poll,
+            lambda s: s.link_error is not None,
+            "the close to be noticed",
+            DEADLINE_S,
+            interval_s=0.01,
+        )
 
         model.activate()
         state = model.poll()

@@ -14,7 +14,7 @@ import tkinter as tk
 from collections.abc import Callable, Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
@@ -31,15 +31,15 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import PluginModelContext, plugin_factory
 from amc_rc_receiver.plugins.plugin_protocol import PluginPauseReason, resolve_plugin_lifecycle
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelReading,
     FailsafeStatus,
+    GuidedTest,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     ParameterSource,
     ParameterValue,
     RCReceiverState,
-    ReceiverCheck,
 )
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.scripted_fc import ScriptedFlightController
@@ -151,12 +151,12 @@ def test_with_rc_options_bit_11_the_rssi_row_says_link_quality(view: RCReceiverV
          receiver's RSSI again
     """
     options = ParameterValue("RC_OPTIONS", 2048 + 32, ParameterSource.READ)
-    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(options,))))
+    view.render(live_state(rssi=200, guided=GuidedTest(parameters=(options,))))
     assert str(view.rssi_row.name.cget("text")) == "Link quality"
     assert view.rssi_row.text == "LQ 200 / 254"
 
     plain = ParameterValue("RC_OPTIONS", 32, ParameterSource.READ)
-    view.render(live_state(rssi=200, check=ReceiverCheck(parameters=(plain,))))
+    view.render(live_state(rssi=200, guided=GuidedTest(parameters=(plain,))))
     assert str(view.rssi_row.name.cget("text")) == "Receiver RSSI"
     assert view.rssi_row.text == "RSSI 200 / 254"
 
@@ -169,7 +169,7 @@ def test_the_protocol_the_flight_controller_announces_is_shown(view: RCReceiverV
     """
     view.render(live_state())
     assert str(view.protocol_value.cget("text")) == "not announced yet"
-    view.render(live_state(check=ReceiverCheck(detected_protocol="CRSF")))
+    view.render(live_state(guided=GuidedTest(detected_protocol="CRSF")))
     assert str(view.protocol_value.cget("text")) == "CRSF"
 
 
@@ -186,16 +186,16 @@ def test_unavailable_rssi_is_shown_as_unavailable_with_an_empty_bar(view: RCRece
     assert view.rssi_row.bar_value == 0.0
 
 
-@pytest.fixture(scope="module")
-def shared_view() -> Iterator[RCReceiverView]:
-    """One view for property tests (hypothesis reruns a test body many times)."""
-    window = tk.Tk()
-    widget = RCReceiverView(window, ScriptedModel())
+@pytest.fixture
+def shared_view(root: tk.Tk) -> RCReceiverView:
+    """One view for a property test's every example (hypothesis reruns a test body many times)."""
+    widget = RCReceiverView(root, ScriptedModel())
     widget.pack()
-    yield widget
-    window.destroy()
+    return widget
 
 
+# The view is meant to be shared by the examples: rendering one reading after another is what it does.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(pwm=st.integers(min_value=0, max_value=65535), rssi=st.integers(min_value=0, max_value=254))
 def test_any_reading_keeps_its_real_number_and_a_bar_inside_its_range(
     shared_view: RCReceiverView, pwm: int, rssi: int

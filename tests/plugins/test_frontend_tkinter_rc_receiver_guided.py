@@ -20,20 +20,20 @@ from pytest_mock import MockerFixture
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_firmware import VehicleFamily
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelEvidence,
     FailsafeStatus,
     FlightModeReading,
+    GuidedTest,
     GuideState,
     GuideStep,
     RCReceiverState,
-    ReceiverCheck,
     StickPrompt,
     Verdict,
     VerdictResult,
 )
-from amc_rc_receiver.plugins.rc_receiver_tk_widgets import (
+from amc_rc_receiver.plugins.rc_receiver_tk.widgets import (
     BANNER_COLOURS,
     GIMBAL_PX,
     HEIGHT_PX,
@@ -47,9 +47,7 @@ from tests.support.tk import packed, pump_until
 
 pytestmark = pytest.mark.tk
 
-SCHEMA_FILE = (
-    Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
-)
+SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 
 
 @pytest.fixture
@@ -58,7 +56,7 @@ def tk_geometry() -> str:
 
 
 def with_check(**fields: object) -> RCReceiverState:
-    return replace(live_state(), check=ReceiverCheck(**fields))  # type: ignore[arg-type]
+    return replace(live_state(), guided=GuidedTest(**fields))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("result", list(VerdictResult))
@@ -229,7 +227,7 @@ def test_it_is_off_and_it_is_on_drive_a_real_test_to_a_passed_banner_and_a_saved
     harness.vehicle.parameters = dict(COPTER)
     view = packed(RCReceiverView(root, harness.model, tick_ms=10))
     view.on_activate()
-    assert pump_until(root, lambda: harness.model.state.check.parameters_complete)
+    assert pump_until(root, lambda: harness.model.state.guided.parameters_complete)
     move_every_stick(harness)
     assert pump_until(root, lambda: str(view.guide.off_button.cget("state")) == "normal")
 

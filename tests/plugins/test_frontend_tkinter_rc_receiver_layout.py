@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import ChannelReading, FailsafeStatus, RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import ChannelReading, FailsafeStatus, RCReceiverState
 from tests.plugins.frontend_tkinter_rc_receiver_harness import ScriptedModel, live_state
 from tests.support.tk import packed, pump_until
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import tkinter as tk
-from collections.abc import Iterator
 from tkinter import ttk
 
 import pytest
@@ -51,13 +50,6 @@ class ContextModel:
 
     def __init__(self, context: PluginModelContext) -> None:
         self.context = context
-
-
-@pytest.fixture
-def root() -> Iterator[tk.Tk]:
-    window = tk.Tk()
-    yield window
-    window.destroy()
 
 
 def test_registered_plugin_builds_its_model_from_the_context_and_its_view_in_the_parent(root: tk.Tk) -> None:

@@ -26,11 +26,12 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 )
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
-from amc_rc_receiver.plugins.rc_receiver_firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
-from amc_rc_receiver.plugins.rc_receiver_requests import MAX_ATTEMPTS, param_name
+from amc_rc_receiver.plugins.rc_receiver.firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import MAX_ATTEMPTS, param_name
 from tests.plugins.data_model_rc_receiver_harness import decode_all, without_facade_hello
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import pump_until
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.tk
 
@@ -96,7 +97,7 @@ def test_a_whole_plugin_session_sends_nothing_but_stream_interval_requests_and_p
 
     host.show_step(next(step for step in steps.steps if step.plugin is None))
     assert host.active_view is None
-    assert scripted_fc.wait_for(lambda: len(scripted_fc.commands_received()) >= 4)
+    wait_for(lambda: len(scripted_fc.commands_received()) >= 4, "4 commands at the vehicle")
     host.close()
 
     # One snapshot of the bytes, decoded afresh: datagrams still in flight cannot make the count

@@ -13,7 +13,7 @@ import dataclasses
 import socket
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given
@@ -35,7 +35,8 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     OrderCounts,
 )
 from amc_rc_receiver.sim_bridge.traffic import RateWindow
-from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive, wait_for
+from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive
+from tests.support.waiting import poll_until, wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -95,19 +96,6 @@ JSON_STATE = (
 )
 
 
-def poll_until(
-    monitor: BridgeMonitor, condition: Callable[[BridgeSnapshot], bool], what: str
-) -> BridgeSnapshot:
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        snapshot = monitor.poll()
-        if condition(snapshot):
-            return snapshot
-        if time.monotonic() > end:
-            pytest.fail(f"timed out waiting for {what}; last snapshot: {snapshot}")
-        time.sleep(0.005)
-
-
 def link_packets(snapshot: BridgeSnapshot, index: int = 0) -> tuple[int, int]:
     link = snapshot.links[index]
     return link.from_peer.packets, link.from_target.packets
@@ -144,7 +132,7 @@ def test_both_directions_are_counted_with_senders_and_addresses(sockets, relays)
         target.sendto(JSON_STATE, via)
         receive(peer)
 
-    snapshot = poll_until(monitor, lambda s: link_packets(s) == (3, 2), "3 + 2 packets")
+    snapshot = poll_until(monitor.poll, lambda s: link_packets(s) == (3, 2), "3 + 2 packets")
 
     link = snapshot.links[0]
     assert (link.from_peer.bytes, link.from_target.bytes) == (3 * 40, 2 * len(JSON_STATE))
@@ -168,7 +156,7 @@ def test_rates_and_ages_follow_the_injected_clock(sockets, relays) -> None:
     relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
     monitor = BridgeMonitor([relay], clock=clock)
     send_all(peer, relay, [servo(frame) for frame in range(20)])
-    poll_until(monitor, lambda s: s.links[0].from_peer.packets == 20, "20 packets")
+    poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 20, "20 packets")
 
     clock.now = 100.5
     inside = monitor.poll().links[0].from_peer
@@ -313,7 +301,9 @@ def test_only_the_newest_frame_of_a_direction_is_decoded_and_only_once(sockets, 
     send_all(sender, relay, [missing_imu] * 20 + [JSON_STATE])
     monitor = BridgeMonitor([relay])
 
-    first = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "a frame").links[0]
+    first = poll_until(monitor.poll, lambda s: s.links[0].from_peer.last_frame is not None, "a frame").links[
+        0
+    ]
     first = first.from_peer
     sender.sendto(missing_imu, relay.listen_address)
     wait_for(lambda: relay.counters().received_from_peer == 22, "the last state received")
@@ -347,7 +337,7 @@ def test_decode_errors_are_counted_by_reason_key(sockets, relays) -> None:
     target.sendto(b'\n{"timestamp": oops\n', via)
     receive(peer)
 
-    snapshot = poll_until(monitor, lambda s: link_packets(s) == (4, 1), "4 + 1 packets")
+    snapshot = poll_until(monitor.poll, lambda s: link_packets(s) == (4, 1), "4 + 1 packets")
 
     link = snapshot.links[0]
     assert link.from_peer.decode_errors == (("truncated", 2), ("magic", 1))
@@ -364,7 +354,7 @@ def test_rflysim_checksum_failures_are_counted(sockets, relays) -> None:
     send_all(sender, relay, [sil(checksum=42), sil(copter_id=3)])
 
     direction = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0].from_peer
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0].from_peer
     )
 
     assert direction.order.checksum_failures == 1
@@ -384,7 +374,7 @@ def test_a_capture_cut_by_the_recording_limit_is_still_checked_in_full_but_not_s
     monitor = BridgeMonitor([relay])
     send_all(sender, relay, [struct.pack("<HHI32H", 29569, 400, 1, *([1500] * 32))])
 
-    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "1 packet").links[0]
+    link = poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 1, "1 packet").links[0]
 
     assert link.from_peer.bytes == 72
     assert link.from_peer.decode_errors == ()
@@ -404,7 +394,7 @@ def test_sitl_frame_count_repeats_gaps_and_resets_are_counted(sockets, relays) -
     send_all(sender, relay, [servo(frame) for frame in (1, 2, 2, 3, 6, 7, 0, 1)])
 
     direction = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 8, "8 packets").links[0].from_peer
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 8, "8 packets").links[0].from_peer
     )
 
     assert direction.order == OrderCounts(frame_repeats=1, frame_gaps=1, frame_resets=1)
@@ -426,11 +416,11 @@ def test_a_stray_senders_frame_counts_do_not_disturb_the_peers_bookkeeping(socke
         peer.sendto(servo(frame), relay.listen_address)
         receive(target)
     stray.sendto(servo(100), relay.listen_address)
-    poll_until(monitor, lambda s: s.links[0].unexpected_senders == 1, "stray counted")
+    poll_until(monitor.poll, lambda s: s.links[0].unexpected_senders == 1, "stray counted")
     peer.sendto(servo(4), relay.listen_address)
     receive(target)
 
-    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 5, "5 packets").links[0]
+    link = poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 5, "5 packets").links[0]
 
     assert link.from_peer.order == OrderCounts()
     assert link.from_peer.senders_seen == 2
@@ -444,7 +434,7 @@ def test_a_frame_count_wrapping_at_32_bits_is_not_a_reset(sockets, relays) -> No
     send_all(sender, relay, [servo(frame) for frame in (2**32 - 2, 2**32 - 1, 0, 1)])
 
     direction = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 4, "4 packets").links[0].from_peer
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 4, "4 packets").links[0].from_peer
     )
 
     assert direction.order == OrderCounts()
@@ -459,7 +449,7 @@ def test_xrp_sequence_gaps_and_stale_datagrams_are_counted_across_the_wrap(socke
     send_all(sender, relay, [xrp_datagram(seq) for seq in (65534, 65535, 0, 1, 3, 2, 3)])
 
     direction = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
     )
 
     assert (direction.order.sequence_gaps, direction.order.stale_sequences) == (1, 2)
@@ -478,7 +468,7 @@ def test_a_restarted_xrp_sender_is_followed_after_a_few_stale_datagrams(sockets,
     send_all(sender, relay, [xrp_datagram(seq) for seq in (4999, 5000, 0, 1, 2, 3, 4)])
 
     direction = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 7, "7 packets").links[0].from_peer
     )
 
     assert (direction.order.stale_sequences, direction.order.sequence_gaps) == (3, 0)
@@ -493,7 +483,7 @@ def test_json_state_summary_shows_timestamp_rc_and_the_decoder_warnings(sockets,
     send_all(sender, relay, [JSON_STATE])
 
     frame = (
-        poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "1 packet")
+        poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 1, "1 packet")
         .links[0]
         .from_peer.last_frame
     )
@@ -516,9 +506,9 @@ def test_auto_links_detect_each_datagram_and_flag_unrecognised_ones(sockets, rel
     assert monitor.snapshot.links[0].detected_protocol is None
 
     send_all(sender, relay, [servo(9)])
-    first = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 1, "servo").links[0]
+    first = poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 1, "servo").links[0]
     send_all(sender, relay, [servo(9), xrp_datagram(4), b"\xff\xff"])
-    second = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 4, "all").links[0]
+    second = poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 4, "all").links[0]
 
     assert first.detected_protocol == "ardupilot-json"
     assert first.from_peer.last_frame is not None
@@ -540,7 +530,7 @@ def test_unexpected_senders_reach_the_snapshot(sockets, relays) -> None:
     receive(target)
     stranger.sendto(b"\x00\x02\x00", relay.listen_address)
 
-    link = poll_until(monitor, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0]
+    link = poll_until(monitor.poll, lambda s: s.links[0].from_peer.packets == 2, "2 packets").links[0]
 
     assert link.unexpected_senders == 1
     assert (link.from_peer.senders_seen, link.from_peer.multiple_senders) == (2, True)
@@ -564,7 +554,7 @@ def test_replies_without_peer_and_dropped_captures_are_reported(sockets, relays)
         time.sleep(0.005)
     monitor = BridgeMonitor([relay])
 
-    link = poll_until(monitor, lambda s: s.links[0].from_target.packets == 2, "2 replies").links[0]
+    link = poll_until(monitor.poll, lambda s: s.links[0].from_target.packets == 2, "2 replies").links[0]
 
     assert (REASON_NO_PEER, 2) in link.relay_errors
     assert link.dropped_captures == 1
@@ -612,10 +602,12 @@ def test_a_decoder_fault_is_counted_and_the_monitor_keeps_decoding(sockets, rela
 
     monkeypatch.setattr(ardupilot_json, "decode_state", crash)
     send_all(sender, relay, [JSON_STATE])
-    faulted = poll_until(monitor, lambda s: s.links[0].from_peer.decode_errors != (), "fault").links[0]
+    faulted = poll_until(monitor.poll, lambda s: s.links[0].from_peer.decode_errors != (), "fault").links[0]
     monkeypatch.setattr(ardupilot_json, "decode_state", working)
     send_all(sender, relay, [JSON_STATE])
-    recovered = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
+    recovered = poll_until(
+        monitor.poll, lambda s: s.links[0].from_peer.last_frame is not None, "frame"
+    ).links[0]
 
     assert faulted.from_peer.decode_errors == ((REASON_DECODER_FAULT, 1),)
     assert recovered.from_peer.last_frame is not None
@@ -633,7 +625,7 @@ def test_a_relay_that_fails_to_report_is_counted_and_the_other_links_stay_live(s
         monitor = BridgeMonitor([faulty, healthy])
         send_all(sender, healthy, [servo(1)])
 
-        snapshot = poll_until(monitor, lambda s: s.links[1].from_peer.packets == 1, "healthy traffic")
+        snapshot = poll_until(monitor.poll, lambda s: s.links[1].from_peer.packets == 1, "healthy traffic")
 
         assert [link.name for link in snapshot.links] == ["faulty", "healthy"]
         assert dict(snapshot.links[0].relay_errors)[REASON_MONITOR_FAULT] >= 1
@@ -650,7 +642,7 @@ def test_relays_added_and_removed_later_keep_every_other_links_statistics(socket
     first = relays(RelayConfig("first", protocol="ardupilot-json"), clock=clock)
     monitor = BridgeMonitor([first], clock=clock)
     send_all(sender, first, [servo(frame) for frame in (1, 2, 3)])
-    before = poll_until(monitor, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
+    before = poll_until(monitor.poll, lambda s: s.links[0].from_peer.last_frame is not None, "frame").links[0]
     second = relays(RelayConfig("second"))
 
     monitor.add_relays([second])

@@ -31,8 +31,8 @@ from tests.support.udp import (
     address_of,
     receive,
     udp_socket,
-    wait_for,
 )
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

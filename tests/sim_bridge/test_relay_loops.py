@@ -23,7 +23,8 @@ from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_addresses import format_address
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.snapshot import LoopCounts
-from tests.support.udp import LOOPBACK, MAX_DATAGRAM, address_of, free_udp_port, receive, wait_for
+from tests.support.udp import LOOPBACK, MAX_DATAGRAM, address_of, free_udp_port, receive
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 

@@ -145,6 +145,7 @@ def test_a_child_that_never_ends_its_line_is_read_in_bounded_pieces() -> None:
     THEN the long line arrives cut to MAX_LINE_BYTES and marked "…", and the next line arrives whole
          (reading lines whole grew the reader to gigabytes and ended in a MemoryError)
     """
+    # Not the suite's Process: the console reader is tested on the child's own pipe, read here.
     child = subprocess.Popen([sys.executable, "-c", _ENDLESS_LINE], stdout=subprocess.PIPE)
     assert child.stdout is not None
     with child.stdout:

@@ -19,7 +19,7 @@ import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE, VEHICLE_TO_STATION, NullModem
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.loopback,

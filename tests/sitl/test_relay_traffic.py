@@ -10,10 +10,6 @@ Skipped, saying why, where ``../shared/sitl/`` is absent.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,8 +20,10 @@ from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
 from amc_rc_receiver.sim_bridge.snapshot import LoopCounts
 from amc_rc_receiver.sitl.config import SitlConfig
+from tests.support.processes import Process
 from tests.support.sitl import SITL_DIR, free_instance, sitl_binary
-from tests.support.udp import LOOPBACK, address_of, receive, udp_socket, wait_for
+from tests.support.udp import LOOPBACK, address_of, receive, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.sitl,
@@ -58,14 +56,7 @@ def test_real_sitl_resends_and_lockstep_pass_a_relay_and_nothing_counts_as_comin
         )
     )
     relay.start()
-    sitl = subprocess.Popen(
-        config.command(),
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    sitl = Process(config.command(), cwd=tmp_path)
     try:
         first, via = receive(physics, BOOT_S)
         resent = [receive(physics, 10.0)[0] for _resend in range(RESENDS)]
@@ -79,9 +70,7 @@ def test_real_sitl_resends_and_lockstep_pass_a_relay_and_nothing_counts_as_comin
             first, via = receive(physics, 10.0)
         wait_for(lambda: relay.counters().forwarded_from_target >= LOCKSTEP_FRAMES, "every reply relayed")
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(sitl.pid, signal.SIGKILL)  # stalled waiting for physics, SITL ignores SIGTERM
-        sitl.wait(30)
+        sitl.end(grace_s=0)  # stalled waiting for physics, SITL ignores SIGTERM
         relay.stop()
         physics.close()
 

@@ -11,10 +11,8 @@ another run holds its ports) so its relay port never collides with another test'
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -24,8 +22,9 @@ import pytest
 from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
 from amc_rc_receiver.sitl.config import SitlConfig, SitlPorts, SitlState, describe_exit
 from amc_rc_receiver.sitl.runner import SitlRunner
+from tests.support.processes import Process
 from tests.support.sitl import free_instance, process_gone, process_group_members
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.e2e,
@@ -246,22 +245,15 @@ def test_sitl_dies_with_the_check_even_when_the_check_is_killed(tmp_path: Path) 
         time.sleep(60)
         """
     )
-    check = subprocess.Popen(
-        [sys.executable, "-c", program], stdout=subprocess.PIPE, text=True, start_new_session=True
-    )
+    check = Process([sys.executable, "-c", program], deadline_s=DEADLINE_S)
     try:
-        assert check.stdout is not None
-        sitl_pid = int(check.stdout.readline())
+        sitl_pid = int(check.wait_for_output(lambda out: "\n" in out, "SITL's process id").splitlines()[0])
         assert not process_gone(sitl_pid)
-        os.kill(check.pid, signal.SIGKILL)
-        check.wait(DEADLINE_S)
+        check.signal(signal.SIGKILL)  # the parent alone, not its group
+        check.wait()
         wait_for(lambda: process_gone(sitl_pid), "SITL to end with its parent", DEADLINE_S)
     finally:
-        if check.poll() is None:
-            os.killpg(check.pid, signal.SIGKILL)
-            check.wait(DEADLINE_S)
-        if check.stdout is not None:
-            check.stdout.close()
+        check.end(grace_s=0)
 
 
 class OpensAtOnce:

@@ -26,7 +26,7 @@ from amc_rc_receiver.standalone.link_follower import (
     RestartWatch,
     is_serial_device,
 )
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.pure
 

@@ -44,7 +44,7 @@ from amc_rc_receiver.standalone.options import TransmitterSchedule
 from amc_rc_receiver.standalone.serve_demo import serve_demo
 from tests.support.mavlink_station import DEADLINE_S, Station, is_ack, is_type
 from tests.support.param_pck import decode_param_pck
-from tests.support.udp import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -174,7 +174,7 @@ def test_a_ground_station_hears_an_ardupilot_quadrotor_heartbeat_first(served: S
     WHEN the first messages arrive
     THEN the very first is a MAVLink 2 HEARTBEAT of an ArduPilot quadrotor, system 1 component 1.
     """
-    heartbeat = served.station.wait_for(is_type("HEARTBEAT"), "a heartbeat", rescan=True)
+    heartbeat = served.station.wait_for_message(is_type("HEARTBEAT"), "a heartbeat", rescan=True)
     assert served.station.log[0] is heartbeat
     assert heartbeat.type == mavlink2.MAV_TYPE_QUADROTOR
     assert heartbeat.autopilot == mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA
@@ -192,7 +192,7 @@ def test_request_message_is_acknowledged_then_answered_with_autopilot_version(se
     station = served.station
     station.wait_for_type("HEARTBEAT")
     station.command(mavlink2.MAV_CMD_REQUEST_MESSAGE, mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
-    ack = station.wait_for(is_ack(mavlink2.MAV_CMD_REQUEST_MESSAGE), "the REQUEST_MESSAGE ACK")
+    ack = station.wait_for_message(is_ack(mavlink2.MAV_CMD_REQUEST_MESSAGE), "the REQUEST_MESSAGE ACK")
     assert ack.result == mavlink2.MAV_RESULT_ACCEPTED
     assert (ack.target_system, ack.target_component) == (255, 190)
     version = station.wait_for_type("AUTOPILOT_VERSION")
@@ -220,7 +220,7 @@ def test_the_banner_names_firmware_chibios_board_and_frame_in_order(served: Serv
     station.command(mavlink2.MAV_CMD_REQUEST_MESSAGE, mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
     version = station.wait_for_type("AUTOPILOT_VERSION")
     station.command(mavlink2.MAV_CMD_DO_SEND_BANNER)
-    assert station.wait_for(is_ack(mavlink2.MAV_CMD_DO_SEND_BANNER), "banner ACK").result == 0
+    assert station.wait_for_message(is_ack(mavlink2.MAV_CMD_DO_SEND_BANNER), "banner ACK").result == 0
     lines = [m.text for m in station.collect(is_type("STATUSTEXT"), 5, "the banner")]
     git_hash = bytes(version.flight_custom_version).decode()
     chibios_hash = bytes(version.os_custom_version).decode()
@@ -291,20 +291,24 @@ def test_rc_channels_stream_after_set_message_interval_and_failsafe_follows_the_
     station.wait_for_type("HEARTBEAT")
     for message_id in (mavlink2.MAVLINK_MSG_ID_RC_CHANNELS, mavlink2.MAVLINK_MSG_ID_SYS_STATUS):
         station.command(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, message_id, 200_000)
-        ack = station.wait_for(is_ack(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL), "interval ACK")
+        ack = station.wait_for_message(is_ack(mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL), "interval ACK")
         assert ack.result == mavlink2.MAV_RESULT_ACCEPTED
-    channels = station.wait_for(lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0, "RC_CHANNELS")
+    channels = station.wait_for_message(
+        lambda m: m.get_type() == "RC_CHANNELS" and m.chancount > 0, "RC_CHANNELS"
+    )
     assert channels.chancount == 8
-    station.wait_for(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2], "a healthy receiver")
+    station.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2], "a healthy receiver")
 
     served.demo.set_transmitter_on(False)
-    station.wait_for(_statustext(RADIO_FAILSAFE_TEXT), "the failsafe text")
-    status = station.wait_for(lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2], "failsafe")
+    station.wait_for_message(_statustext(RADIO_FAILSAFE_TEXT), "the failsafe text")
+    status = station.wait_for_message(
+        lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2], "failsafe"
+    )
     assert _rc_bits(status) == (True, True, False)
 
     served.demo.set_transmitter_on(True)
-    station.wait_for(_statustext(RADIO_FAILSAFE_CLEARED_TEXT), "the recovery text")
-    station.wait_for(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2], "recovery")
+    station.wait_for_message(_statustext(RADIO_FAILSAFE_CLEARED_TEXT), "the recovery text")
+    station.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2], "recovery")
 
 
 def test_param_set_is_refused_with_the_unchanged_value(served: Served) -> None:
@@ -317,7 +321,7 @@ def test_param_set_is_refused_with_the_unchanged_value(served: Served) -> None:
     station = served.station
     station.wait_for_type("HEARTBEAT")
     station.send(station.mav.param_set_encode(1, 1, b"RC_FS_TIMEOUT", 2.5, mavlink2.MAV_PARAM_TYPE_REAL32))
-    station.wait_for(_statustext("Param write denied (RC_FS_TIMEOUT)"), "the refusal")
+    station.wait_for_message(_statustext("Param write denied (RC_FS_TIMEOUT)"), "the refusal")
     echo = station.wait_for_type("PARAM_VALUE")
     assert (echo.param_id, echo.param_value) == ("RC_FS_TIMEOUT", 1.0)
     station.send(station.mav.param_request_read_encode(1, 1, b"RC_FS_TIMEOUT", -1))
@@ -338,7 +342,7 @@ def test_request_data_stream_starts_and_stops_rc_channels(served: Served) -> Non
     assert served.demo.vehicle.stream_rates()[mavlink2.MAVLINK_MSG_ID_RC_CHANNELS] == 10.0
     station.send(station.mav.request_data_stream_encode(1, 1, mavlink2.MAV_DATA_STREAM_RC_CHANNELS, 10, 0))
     station.command(mavlink2.MAV_CMD_REQUEST_MESSAGE, mavlink2.MAVLINK_MSG_ID_HEARTBEAT)
-    fence = station.wait_for(is_ack(mavlink2.MAV_CMD_REQUEST_MESSAGE), "the fence ACK")
+    fence = station.wait_for_message(is_ack(mavlink2.MAV_CMD_REQUEST_MESSAGE), "the fence ACK")
     station.collect(is_type("HEARTBEAT"), 3, "heartbeats after the stop")
     after = station.log[station.log.index(fence) :]
     assert "RC_CHANNELS" not in [m.get_type() for m in after]
@@ -411,7 +415,7 @@ class FtpClient:
 
     def reply(self, seq: int) -> tuple[int, int, int, int, int, bytes]:
         """(opcode, req_opcode, burst_complete, offset, seq, data) of the reply numbered ``seq + 1``."""
-        message = self.station.wait_for(
+        message = self.station.wait_for_message(
             lambda m: m.get_type() == "FILE_TRANSFER_PROTOCOL" and _ftp_fields(m)[4] == (seq + 1) & 0xFFFF,
             f"the FTP reply to request {seq}",
         )
@@ -565,7 +569,7 @@ def test_serve_demo_announces_its_address_serves_and_follows_the_transmitter_sch
             station.command(
                 mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, mavlink2.MAVLINK_MSG_ID_SYS_STATUS, 100_000
             )
-            station.wait_for(
+            station.wait_for_message(
                 lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m) == (True, True, False), "failsafe"
             )
         finally:
@@ -686,10 +690,16 @@ def test_pymavlinks_own_ftp_client_asking_for_one_byte_chunks_gets_the_file_in_f
         master.wait_heartbeat(timeout=DEADLINE_S)
         settings = MAVFTPSettings(
             [
-                ("debug", int, 0), ("pkt_loss_tx", int, 0), ("pkt_loss_rx", int, 0),
-                ("max_backlog", int, 5), ("burst_read_size", int, 1), ("write_size", int, 80),
-                ("write_qsize", int, 5), ("idle_detection_time", float, 1.2),
-                ("read_retry_time", float, 1.0), ("retry_time", float, 0.5),
+                ("debug", int, 0),
+                ("pkt_loss_tx", int, 0),
+                ("pkt_loss_rx", int, 0),
+                ("max_backlog", int, 5),
+                ("burst_read_size", int, 1),
+                ("write_size", int, 80),
+                ("write_qsize", int, 5),
+                ("idle_detection_time", float, 1.2),
+                ("read_retry_time", float, 1.0),
+                ("retry_time", float, 0.5),
             ]
         )
         ftp = MAVFTP(master, master.target_system, master.target_component, settings=settings)

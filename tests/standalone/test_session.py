@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""CheckSession wiring: user bridges, the demo switch and teardown, on real UDP sockets."""
+"""VehicleSession wiring: user bridges, the demo switch and teardown, on real UDP sockets."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import encode_servo_
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.snapshot import FrameField
 from amc_rc_receiver.sim_bridge.spec import parse_bridge_spec
-from amc_rc_receiver.standalone.session import CheckSession
-from tests.support.udp import DEADLINE_S, free_udp_port, udp_socket, wait_for
+from amc_rc_receiver.standalone.session import VehicleSession
+from tests.support.udp import DEADLINE_S, free_udp_port, udp_socket
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.loopback
 
@@ -30,7 +31,7 @@ def test_a_user_bridge_relays_and_is_monitored() -> None:
     target.bind(("127.0.0.1", 0))
     target.settimeout(10)
     sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    session = CheckSession()
+    session = VehicleSession()
     try:
         spec = parse_bridge_spec(f"ardupilot-json,127.0.0.1:0,127.0.0.1:{target.getsockname()[1]}")
         assert session.add_bridge(spec) == ""
@@ -61,7 +62,7 @@ def test_a_bridge_on_a_taken_port_gives_a_readable_error() -> None:
     taken = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     taken.bind(("127.0.0.1", 0))
     port = taken.getsockname()[1]
-    session = CheckSession()
+    session = VehicleSession()
     try:
         error = session.add_bridge(parse_bridge_spec(f"xrp,127.0.0.1:{port}"))
         assert f"127.0.0.1:{port}" in error
@@ -77,7 +78,7 @@ def test_a_bridge_on_a_taken_port_gives_a_readable_error() -> None:
 
 def test_the_transmitter_switch_needs_the_demo() -> None:
     """GIVEN a session without the demo WHEN the transmitter is switched THEN a sentence says why not."""
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert "simulated vehicle" in session.set_transmitter_on(False)
     finally:
@@ -86,7 +87,7 @@ def test_the_transmitter_switch_needs_the_demo() -> None:
 
 def test_closing_twice_is_harmless() -> None:
     """GIVEN a running demo session WHEN it is closed twice THEN nothing raises and the demo is gone."""
-    session = CheckSession()
+    session = VehicleSession()
     assert session.start_demo() == ""
     session.close()
     session.close()
@@ -105,7 +106,7 @@ def test_starting_the_demo_keeps_the_statistics_of_a_running_bridge() -> None:
     WHEN the embedded demo starts and later stops
     THEN the bridge's link still shows its 3 packets and its last frame, beside the demo's link."""
     sender = udp_socket()
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.add_bridge(parse_bridge_spec("ardupilot-json,127.0.0.1:0")) == ""
         (bridge,) = session.relays
@@ -174,7 +175,7 @@ def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes()
                 pass
         return time.monotonic()
 
-    session = CheckSession(clock=clock)
+    session = VehicleSession(clock=clock)
     session._relays_lock = lock  # type: ignore[assignment]  # instrumented, not replaced in kind
     errors: list[str] = []
     worker.append(threading.Thread(target=lambda: errors.append(session.start_demo())))
@@ -197,7 +198,7 @@ def test_a_bridge_added_while_the_demo_starts_on_another_thread_never_vanishes()
 
 def test_a_bridge_on_port_0_is_named_by_the_port_it_got() -> None:
     """GIVEN --bridge auto,127.0.0.1:0 WHEN started THEN its name and listen address show the bound port."""
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.add_bridge(parse_bridge_spec("auto,127.0.0.1:0")) == ""
         (relay,) = session.relays
@@ -212,7 +213,7 @@ def test_a_bridge_on_port_0_is_named_by_the_port_it_got() -> None:
 
 def test_a_bridge_on_the_loopback_says_nothing_about_the_network() -> None:
     """GIVEN a bridge on 127.0.0.1 WHEN started THEN there is no notice to show."""
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.add_bridge(parse_bridge_spec("auto,127.0.0.1:0")) == ""
         assert session.take_notices() == []
@@ -228,7 +229,7 @@ def test_a_bridge_beyond_the_loopback_is_announced_once(monkeypatch: pytest.Monk
          the second time there is nothing
     """
     monkeypatch.setattr(host_port, "is_loopback_host", lambda host: host != "127.0.0.2")
-    session = CheckSession()
+    session = VehicleSession()
     try:
         assert session.add_bridge(parse_bridge_spec("xrp,127.0.0.2:0")) == ""
         (relay,) = session.relays
@@ -245,7 +246,7 @@ def test_a_bridge_that_closes_a_circle_with_a_running_one_is_refused_naming_both
     WHEN a second bridge would listen on P and send to the port the first one got
     THEN it is refused before it opens a socket, with a sentence naming both bridges, and a
     bridge that only extends the chain is started."""
-    session = CheckSession()
+    session = VehicleSession()
     port = free_udp_port()
     try:
         assert session.add_bridge(parse_bridge_spec(f"ardupilot-json,127.0.0.1:0,127.0.0.1:{port}")) == ""

@@ -9,12 +9,12 @@ look for one message and still check the ones that came before it.  Only loopbac
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from pymavlink import mavutil
+
+from tests.support.waiting import wait_for
 
 DEADLINE_S = 20.0  # generous: shared CI machines are slow; a healthy exchange takes milliseconds
 GCS_SYSTEM = 255
@@ -63,7 +63,7 @@ class Station:
         self.log.extend(fresh)
         return fresh
 
-    def wait_for(
+    def wait_for_message(
         self,
         predicate: Callable[[Any], bool],
         what: str,
@@ -74,24 +74,28 @@ class Station:
         """The first message after the last match (or in the whole log with ``rescan``) that matches."""
         if rescan:
             self._scanned = 0
-        end = time.monotonic() + deadline_s
-        while True:
+        found: list[Any] = []
+
+        def matched() -> bool:
             while self._scanned < len(self.log):
                 message = self.log[self._scanned]
                 self._scanned += 1
                 if predicate(message):
-                    return message
-            if time.monotonic() > end:
-                pytest.fail(f"timed out waiting for {what} from {self.device}")
+                    found.append(message)
+                    return True
             if not self.read_available():
-                self.conn.select(0.05)
+                self.conn.select(0.05)  # the wait between polls: until something arrives
+            return False
+
+        wait_for(matched, f"{what} from {self.device}", deadline_s, interval_s=0.0)
+        return found[0]
 
     def wait_for_type(self, type_name: str, deadline_s: float = DEADLINE_S) -> Any:
-        return self.wait_for(lambda m: m.get_type() == type_name, type_name, deadline_s)
+        return self.wait_for_message(lambda m: m.get_type() == type_name, type_name, deadline_s)
 
     def collect(self, predicate: Callable[[Any], bool], count: int, what: str) -> list[Any]:
         """``count`` matching messages, in arrival order."""
-        return [self.wait_for(predicate, what) for _i in range(count)]
+        return [self.wait_for_message(predicate, what) for _i in range(count)]
 
     def close(self) -> None:
         self.conn.close()

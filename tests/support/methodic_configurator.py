@@ -257,12 +257,13 @@ class MethodicConfiguratorEnvironment:
 
 
 def our_plugin_modules() -> dict[str, bytes]:
-    """The plugin modules the overlay carries (every ``*.py`` but the host stand-ins), by name."""
+    """The plugin modules the overlay carries (every ``*.py`` below the plugin folder but the host
+    stand-ins at its top), by path below the plugin folder."""
     stand_ins = {"__init__.py", "plugin_factory.py", "plugin_protocol.py", "plugin_constants.py"}
     return {
-        path.name: path.read_bytes()
-        for path in sorted(OUR_PLUGINS.glob("*.py"))
-        if path.name not in stand_ins
+        path.relative_to(OUR_PLUGINS).as_posix(): path.read_bytes()
+        for path in sorted(OUR_PLUGINS.rglob("*.py"))
+        if path.relative_to(OUR_PLUGINS).as_posix() not in stand_ins
     }
 
 

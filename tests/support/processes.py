@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Subprocesses for end-to-end tests: started in their own session, read line by line, always ended.
+"""The suite's one process wrapper: started in its own session, read line by line, always ended.
 
 Output is collected by a reader thread, so waiting for a line never blocks past its deadline and
 a chatty process never stalls on a full pipe.  ``end()`` stops the process and everything it
@@ -26,13 +26,23 @@ DEADLINE_S = 60.0  # generous: starting Python programs on a loaded 2-core machi
 
 
 class Process:
+    """A program started in its own session, its output collected line by line; ``end()`` stops it
+    and everything it started.  ``deadline_s`` is how long its waits wait unless told otherwise."""
+
     def __init__(
-        self, args: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
+        self,
+        args: Sequence[str],
+        *,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        deadline_s: float = DEADLINE_S,
+        stdin: bool = False,
     ) -> None:
         self.args = list(args)
+        self.deadline_s = deadline_s
         self.popen = subprocess.Popen(
             self.args,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -64,14 +74,29 @@ class Process:
             return "".join(self._stdout)
 
     @property
+    def stdout_lines(self) -> list[str]:
+        """The lines of output so far, each with its line end."""
+        with self._lock:
+            return list(self._stdout)
+
+    @property
     def stderr(self) -> str:
         with self._lock:
             return "".join(self._stderr)
 
+    def send_line(self, text: str) -> None:
+        """Write ``text`` and a line end to the process's input (started with ``stdin=True``)."""
+        stream = self.popen.stdin
+        assert stream is not None, "started without stdin=True"
+        stream.write(text + "\n")
+        stream.flush()
+
     def wait_for_output(
-        self, condition: Callable[[str], bool], what: str, deadline_s: float = DEADLINE_S
+        self, condition: Callable[[str], bool], what: str, deadline_s: float | None = None
     ) -> str:
-        end = time.monotonic() + deadline_s
+        """The output so far, once ``condition`` holds for it; fails the test if the process ends
+        first or ``deadline_s`` (the process's own deadline if not given) passes."""
+        end = time.monotonic() + (self.deadline_s if deadline_s is None else deadline_s)
         while True:
             text = self.stdout
             if condition(text):
@@ -90,27 +115,32 @@ class Process:
         if self.popen.poll() is None:
             self.popen.send_signal(signum)
 
-    def wait(self, deadline_s: float = DEADLINE_S) -> int:
+    def wait(self, deadline_s: float | None = None) -> int:
+        """The exit code; fails the test, with the output so far, if the process does not exit."""
+        deadline_s = self.deadline_s if deadline_s is None else deadline_s
         try:
             code = self.popen.wait(deadline_s)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"{self.args[:4]} did not exit within {deadline_s} s")
+            pytest.fail(f"{self.args[:4]} did not exit within {deadline_s} s\n{self.stdout}\n{self.stderr}")
         self._join_readers()
         return code
 
-    def end(self) -> None:
-        """Stop the process and its group; kill whatever is left after a grace period."""
+    def end(self, grace_s: float = 10.0) -> None:
+        """Stop the process and its group: SIGTERM, and SIGKILL for whatever is left after
+        ``grace_s`` (at once with 0, for a program known to ignore SIGTERM)."""
         if self.popen.poll() is None:
-            self._signal_group(signal.SIGTERM)
+            if grace_s > 0:
+                self._signal_group(signal.SIGTERM)
             try:
-                self.popen.wait(10)
+                self.popen.wait(grace_s)
             except subprocess.TimeoutExpired:
                 self._signal_group(signal.SIGKILL)
                 self.popen.wait(10)
         self._join_readers()
-        for stream in (self.popen.stdout, self.popen.stderr):
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if stream is not None:
-                stream.close()
+                with contextlib.suppress(OSError):  # an input the process no longer reads
+                    stream.close()
 
     def _signal_group(self, signum: int) -> None:
         # Only while our process still runs: its id then names the group we created for it.
@@ -129,13 +159,24 @@ def free_tcp_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def program_command(*args: str) -> list[str]:
+    """This project's program, ``amc-rc-receiver``, with ``args``, on this interpreter."""
+    return [sys.executable, "-m", "amc_rc_receiver", *args]
+
+
 def serve_demo_command(device: str, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "amc_rc_receiver", "--serve-demo", device, *extra]
+    return program_command("--serve-demo", device, *extra)
+
+
+def without_display() -> dict[str, str]:
+    """The environment without a display, so a program started from it opens no window."""
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    return env
 
 
 def quiet_env(home: Path) -> dict[str, str]:
     """The environment without a display and with ``home`` as HOME, so nothing reads the user's files."""
-    env = dict(os.environ)
-    env.pop("DISPLAY", None)
+    env = without_display()
     env["HOME"] = str(home)
     return env

@@ -22,6 +22,8 @@ from typing import Any
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+from tests.support.waiting import DEADLINE_S, wait_for
+
 MAV_CMD_SET_MESSAGE_INTERVAL = 511
 RC_RECEIVER_SENSOR_BIT = 0x10000  # MAV_SYS_STATUS_SENSOR_RC_RECEIVER
 _UNUSED_CHANNEL = 0  # ArduPilot reports channels beyond chancount as 0
@@ -165,18 +167,9 @@ class ScriptedFlightController:
         with self._lock:
             return self._gcs_address
 
-    def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0) -> bool:
-        """Poll a zero-argument predicate until it is true or ``timeout`` seconds pass."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if predicate():
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)
-
-    def wait_for_gcs(self, timeout: float = 10.0) -> bool:
-        return self.wait_for(lambda: self.gcs_address is not None, timeout)
+    def wait_for_gcs(self, deadline_s: float = DEADLINE_S) -> None:
+        """Wait until the GCS has sent its first datagram (so the vehicle knows where to answer)."""
+        wait_for(lambda: self.gcs_address is not None, "the GCS's first datagram", deadline_s)
 
     # ---- what the vehicle says -------------------------------------------------------------------
 

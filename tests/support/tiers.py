@@ -47,17 +47,40 @@ class Tier:
 
 TIERS: tuple[Tier, ...] = (
     Tier("pure", "pure logic: no socket, Tk window, pseudo-terminal or subprocess", frozenset(), 0.01),
-    Tier("loopback", "real sockets or pseudo-terminals on this machine, in the test's process",
-         frozenset({SOCKET, PTY}), 0.3),
+    Tier(
+        "loopback",
+        "real sockets or pseudo-terminals on this machine, in the test's process",
+        frozenset({SOCKET, PTY}),
+        0.3,
+    ),
     Tier("tk", "real Tk widgets under Xvfb (and loopback sockets)", frozenset({SOCKET, PTY, TK}), 0.4),
-    Tier("e2e", "the program or another program as a subprocess, on the embedded demo",
-         frozenset({SOCKET, PTY, TK, SUBPROCESS}), 6.0),
-    Tier("sitl", "real ArduPilot SITL from ../shared/sitl/", frozenset({SOCKET, PTY, TK, SUBPROCESS, SITL}),
-         20.0, quick=False),
-    Tier("mc501", "the released methodic configurator 5.0.1 and its environments",
-         frozenset({SOCKET, PTY, TK, SUBPROCESS, MC501, BUILD}), 10.0, quick=False),
-    Tier("packaging", "building the wheel, the sdist, an editable install or the PyInstaller program",
-         frozenset({SOCKET, PTY, TK, SUBPROCESS, BUILD}), 12.0, quick=False),
+    Tier(
+        "e2e",
+        "the program or another program as a subprocess, on the embedded demo",
+        frozenset({SOCKET, PTY, TK, SUBPROCESS}),
+        6.0,
+    ),
+    Tier(
+        "sitl",
+        "real ArduPilot SITL from ../shared/sitl/",
+        frozenset({SOCKET, PTY, TK, SUBPROCESS, SITL}),
+        20.0,
+        quick=False,
+    ),
+    Tier(
+        "mc501",
+        "the released methodic configurator 5.0.1 and its environments",
+        frozenset({SOCKET, PTY, TK, SUBPROCESS, MC501, BUILD}),
+        10.0,
+        quick=False,
+    ),
+    Tier(
+        "packaging",
+        "building the wheel, the sdist, an editable install or the PyInstaller program",
+        frozenset({SOCKET, PTY, TK, SUBPROCESS, BUILD}),
+        12.0,
+        quick=False,
+    ),
 )
 BY_NAME = {tier.name: tier for tier in TIERS}
 # The quick loop's marker expression.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable
 
 import pytest
 
@@ -46,15 +45,6 @@ def receive(sock: socket.socket, deadline_s: float = DEADLINE_S) -> tuple[bytes,
             continue
         return data, (str(source[0]), int(source[1]))
     pytest.fail("no datagram arrived")
-
-
-def wait_for(condition: Callable[[], bool], what: str, deadline_s: float = DEADLINE_S) -> None:
-    """Poll ``condition`` until it holds; fail the test naming ``what`` after ``deadline_s``."""
-    end = time.monotonic() + deadline_s
-    while not condition():
-        if time.monotonic() > end:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.005)
 
 
 def free_udp_port() -> int:

@@ -119,6 +119,7 @@ def _check_copter_id(copter_id: int) -> None:
     if copter_id < 1:
         raise ValueError(_("RflySim copter ids start at 1, got {copter_id}").format(copter_id=copter_id))
 
+
 _Wire = tuple[Any, ...]
 
 

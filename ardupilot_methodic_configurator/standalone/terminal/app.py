@@ -19,10 +19,10 @@ from typing import TextIO
 from ... import _
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.console import ConsoleLog
-from ..link_follower import LinkFollower, RestartWatch
+from ..link_follower import LinkFollower, watch_session
 from ..options import EXIT_ERROR, EXIT_USAGE, TransmitterSchedule
-from ..session import CheckSession
-from .check import TerminalCheck
+from ..session import VehicleSession
+from .prompter import GuidePrompter
 from .screen import TextFrontEnd
 
 TICK_S = 0.1
@@ -62,7 +62,7 @@ def _prefixed(text: str, from_sitl: bool) -> str:
 
 
 def run_text(
-    session: CheckSession,
+    session: VehicleSession,
     *,
     out: TextIO,
     live: bool,
@@ -76,7 +76,7 @@ def run_text(
 ) -> int:
     """Run until ``duration`` elapses (forever when ``None``); returns the process exit code.
 
-    The guided test rides along (`TerminalCheck`): it may end the run early, and its verdict
+    The guided test rides along (`GuidePrompter`): it may end the run early, and its verdict
     decides the exit status.
     """
     front_end = TextFrontEnd(out, live=live, clock=clock)
@@ -87,7 +87,7 @@ def run_text(
     # Where the program owns the transmitter and no schedule is given, the guide switches it.
     switches = session.transmitter_available and schedule.off_after is None
     # Nobody but the program can move the simulated transmitter's sticks, schedule or not.
-    check = TerminalCheck(
+    prompter = GuidePrompter(
         session,
         out,
         live=live,
@@ -119,7 +119,7 @@ def run_text(
             front_end.render(state, bridge)
             if echo is not None:
                 echo.echo(elapsed)
-            if check.tick(state):
+            if prompter.tick(state):
                 break
             sleep(max(0.0, TICK_S - (clock() - now)))
     except KeyboardInterrupt:
@@ -127,11 +127,11 @@ def run_text(
     finally:
         if follower is not None:
             follower.close()
-        check.close()
+        prompter.close()
         session.model.deactivate()
         # One last poll lets the restore-interval ACKs be read before the link closes.
         session.model.poll()
-    status = check.finish(state)
+    status = prompter.finish(state)
     if interrupted:
         # Ctrl-C (or SIGTERM, which the command line turns into it) after the summary.
         raise KeyboardInterrupt
@@ -139,7 +139,7 @@ def run_text(
 
 
 def run_text_session(
-    session: CheckSession,
+    session: VehicleSession,
     *,
     device: str | None,
     baudrate: int,
@@ -187,13 +187,7 @@ def run_text_session(
         + "\n"
     )
     out.flush()
-    sitl = session.sitl
-    watch = RestartWatch(
-        session.flight_controller,
-        device,
-        generation=(lambda: sitl.generation) if sitl is not None and device == sitl.device else None,
-        list_ports=session.list_ports,
-    )
+    watch = watch_session(session, device)
     follower = (
         LinkFollower(
             session,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Terminal front end: renders receiver and bridge snapshots as text.
 
-Formatting is pure (snapshot in, strings out) so it is testable without a terminal.  On a TTY the
+Formatting is pure (snapshot in, strings out) so it is testable without a terminal; the receiver's
+sentences come from the plugin's wording module, so the terminal says what the window says.  On a TTY the
 whole view is redrawn in place; otherwise (pipes, logs, scripts) a status line is printed at a
 fixed cadence and every change of meaning (failsafe, recovery, link error, stale telemetry,
 interval-request outcome) is printed as an event line the moment it is seen, so a log of a
@@ -14,43 +15,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from ... import _
-from ...plugins.rc_receiver_snapshot import (
-    FailsafeStatus,
-    IntervalRequestStatus,
-    RCReceiverState,
+from ...plugins.rc_receiver.snapshot import RCReceiverState
+from ...plugins.rc_receiver.wording import (
+    failsafe_now_text,
+    failsafe_observed_text,
+    impostor_text,
+    link_error_text,
+    link_restored_text,
+    receiver_seen_text,
+    recovery_observed_text,
+    request_line_text,
+    screen_title_text,
+    status_line_texts,
+    telemetry_lost_text,
 )
-from ...plugins.rc_receiver_telemetry import RSSI_MAX
-from ...plugins.rc_receiver_wording import impostor_text, request_outcome_text, rssi_is_link_quality
-from ...sim_bridge.snapshot import (
-    BridgeSnapshot,
-    DirectionSnapshot,
-    LinkSnapshot,
-)
-from ...sim_bridge.texts import counts_text, loop_text
-from .check import describe_check_events, format_check_lines
+from ...sim_bridge.snapshot import BridgeSnapshot
+from ...sim_bridge.texts import link_summary_text, loop_cut_text
+from .prompter import describe_guided_events, format_guided_lines
 
 _CLEAR_SCREEN = "\x1b[H\x1b[2J"
-
-
-def _yes_no_unknown(value: bool | None) -> str:
-    if value is None:
-        return _("unknown")
-    return _("yes") if value else _("no")
-
-
-def format_failsafe(status: FailsafeStatus) -> str:
-    return {
-        FailsafeStatus.ACTIVE: _("ACTIVE"),
-        FailsafeStatus.NOT_ACTIVE: _("not active"),
-        FailsafeStatus.UNKNOWN: _("unknown"),
-    }[status]
-
-
-def format_request(request: IntervalRequestStatus) -> str:
-    return _("{message} interval request: {outcome}").format(
-        message=request.message_name, outcome=request_outcome_text(request)
-    )
 
 
 def format_channels(state: RCReceiverState) -> str:
@@ -61,111 +44,13 @@ def format_channels(state: RCReceiverState) -> str:
     return "  ".join(cells)
 
 
-def format_rssi(state: RCReceiverState) -> str:
-    link_quality = rssi_is_link_quality(state.check)
-    if state.rssi is None:
-        return _("link quality unavailable") if link_quality else _("RSSI unavailable")
-    text = _("LQ {value}/{maximum}") if link_quality else _("RSSI {value}/{maximum}")
-    return text.format(value=state.rssi, maximum=RSSI_MAX)
-
-
-def format_time_in_test(state: RCReceiverState, at: float | None) -> str:
-    if at is None:
-        return ""
-    return _("at {seconds:.1f} s").format(seconds=max(0.0, at - state.test_started_at))
-
-
 def format_status_line(state: RCReceiverState) -> str:
     """One line with everything a person checks at a glance."""
-    observed = _("yes, {when}").format(when=format_time_in_test(state, state.failsafe_observed_at))
-    parts = [
-        format_channels(state),
-        format_rssi(state),
-        _("present: {value}").format(value=_yes_no_unknown(state.receiver_present)),
-        _("RC failsafe: {value}").format(value=format_failsafe(state.failsafe)),
-        _("failsafe observed: {value}").format(value=observed if state.failsafe_observed else _("no")),
-        _("RC_CHANNELS {rc:.1f} Hz, SYS_STATUS {sys:.1f} Hz").format(
-            rc=state.rc_channels_rate_hz, sys=state.sys_status_rate_hz
-        ),
-    ]
-    if state.recovery_observed:
-        parts.append(_("recovery {when}").format(when=format_time_in_test(state, state.recovery_observed_at)))
-    if state.internal_error:
-        parts.append(_("internal error of the check (not the link): see the log"))
-    if state.impostor_datagrams:
-        parts.append(_("another sender on this port: {count} ignored").format(count=state.impostor_datagrams))
-    if state.link_error:
-        parts.append(_("link error: {error}").format(error=state.link_error))
-    elif not state.has_live_telemetry:
-        parts.append(_("no telemetry"))
-    if state.backlog:
-        parts.append(_("display behind"))
-    return " | ".join(parts)
-
-
-def _direction_summary(direction: DirectionSnapshot, arrow: str) -> str:
-    text = _("{arrow} {packets} pkts {rate:.1f}/s {bps:.0f} B/s, {errors} decode errors").format(
-        arrow=arrow,
-        packets=direction.packets,
-        rate=direction.packets_per_s,
-        bps=direction.bytes_per_s,
-        errors=direction.decode_error_total,
-    )
-    if direction.decode_errors:
-        text += " (" + counts_text(direction.decode_errors) + ")"
-    extras = []
-    order = direction.order
-    if order.frame_repeats or order.frame_gaps or order.frame_resets:
-        extras.append(
-            _("frames: {repeats} repeats, {gaps} gaps, {resets} resets").format(
-                repeats=order.frame_repeats, gaps=order.frame_gaps, resets=order.frame_resets
-            )
-        )
-    if order.sequence_gaps or order.stale_sequences:
-        extras.append(
-            _("sequence: {gaps} gaps, {stale} stale").format(
-                gaps=order.sequence_gaps, stale=order.stale_sequences
-            )
-        )
-    if order.checksum_failures:
-        extras.append(_("{count} checksum failures").format(count=order.checksum_failures))
-    if extras:
-        text += " (" + "; ".join(extras) + ")"
-    return text
-
-
-def _link_problems(link: LinkSnapshot) -> list[str]:
-    """The link-level problems the window shows in the link row: a loop cut, relay errors, drops,
-    strangers."""
-    problems = []
-    loop = loop_text(link.loop)
-    if loop:
-        problems.append(loop)
-    if link.relay_errors:
-        problems.append(_("relay: {errors}").format(errors=counts_text(link.relay_errors)))
-    if link.dropped_captures:
-        problems.append(_("{count} captures dropped").format(count=link.dropped_captures))
-    if link.unexpected_senders:
-        problems.append(_("unexpected senders: {count}").format(count=link.unexpected_senders))
-    return problems
-
-
-def format_link_summary(link: LinkSnapshot) -> str:
-    protocol = link.detected_protocol or link.protocol
-    text = _("bridge {name} [{protocol}]: {from_peer}; {from_target}").format(
-        name=link.name,
-        protocol=protocol,
-        from_peer=_direction_summary(link.from_peer, "->"),
-        from_target=_direction_summary(link.from_target, "<-"),
-    )
-    problems = _link_problems(link)
-    if problems:
-        text += " | " + "; ".join(problems)
-    return text
+    return " | ".join([format_channels(state), *status_line_texts(state)])
 
 
 def format_bridge_summary(snapshot: BridgeSnapshot) -> list[str]:
-    return [format_link_summary(link) for link in snapshot.links]
+    return [link_summary_text(link) for link in snapshot.links]
 
 
 def describe_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
@@ -173,51 +58,35 @@ def describe_events(previous: RCReceiverState | None, state: RCReceiverState) ->
     events: list[str] = []
     before = previous if previous is not None else RCReceiverState()
     if state.failsafe != before.failsafe:
-        events.append(_("RC failsafe is now {value}").format(value=format_failsafe(state.failsafe)))
+        events.append(failsafe_now_text(state.failsafe))
     if state.failsafe_observed and not before.failsafe_observed:
-        events.append(
-            _("Failsafe observed {when} into the test").format(
-                when=format_time_in_test(state, state.failsafe_observed_at)
-            )
-        )
+        events.append(failsafe_observed_text(state))
     if state.recovery_observed and not before.recovery_observed:
-        events.append(
-            _("Recovery observed {when} into the test").format(
-                when=format_time_in_test(state, state.recovery_observed_at)
-            )
-        )
+        events.append(recovery_observed_text(state))
     if state.receiver_present != before.receiver_present:
-        events.append(
-            _("Receiver seen by the flight controller: {value}").format(
-                value=_yes_no_unknown(state.receiver_present)
-            )
-        )
+        events.append(receiver_seen_text(state.receiver_present))
     if state.internal_error and state.internal_error != before.internal_error:
         events.append(state.internal_error)
     if state.impostor_datagrams and not before.impostor_datagrams:
         events.append(impostor_text(state.impostor_datagrams))
     if state.link_error and state.link_error != before.link_error:
-        events.append(_("Link error: {error}").format(error=state.link_error))
+        events.append(link_error_text(state.link_error))
     elif before.link_error and not state.link_error:
-        events.append(_("Link restored"))
+        events.append(link_restored_text())
     if before.has_live_telemetry and not state.has_live_telemetry and not state.link_error:
-        events.append(_("No telemetry for 3 s: readings cleared"))
+        events.append(telemetry_lost_text())
     previous_requests = {r.message_id: r for r in before.interval_requests}
     for request in state.interval_requests:
         old = previous_requests.get(request.message_id)
         if old is None or (old.outcome, old.reason) != (request.outcome, request.reason):
-            events.append(format_request(request))
+            events.append(request_line_text(request))
     return events
 
 
 def describe_bridge_events(previous: BridgeSnapshot | None, bridge: BridgeSnapshot) -> list[str]:
     """An event line for every link that has cut a loop since ``previous``."""
     before = {link.name: link.loop.loops_cut for link in previous.links} if previous is not None else {}
-    return [
-        _("Bridge {name}: {loop}").format(name=link.name, loop=loop_text(link.loop))
-        for link in bridge.links
-        if link.loop.loops_cut > before.get(link.name, 0)
-    ]
+    return [loop_cut_text(link) for link in bridge.links if link.loop.loops_cut > before.get(link.name, 0)]
 
 
 class TextFrontEnd:
@@ -251,10 +120,10 @@ class TextFrontEnd:
         self._previous = state
 
     def _render_screen(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
-        lines = [_("RC receiver check  (Ctrl+C to quit)"), ""]
+        lines = [screen_title_text(), ""]
         lines.extend(format_status_line(state).split(" | "))
-        lines.extend(format_request(request) for request in state.interval_requests)
-        lines.extend(format_check_lines(state))
+        lines.extend(request_line_text(request) for request in state.interval_requests)
+        lines.extend(format_guided_lines(state))
         if bridge is not None:
             lines.append("")
             lines.extend(format_bridge_summary(bridge))
@@ -264,7 +133,7 @@ class TextFrontEnd:
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
         elapsed = max(0.0, now - self._start)
-        events = describe_events(self._previous, state) + describe_check_events(self._previous, state)
+        events = describe_events(self._previous, state) + describe_guided_events(self._previous, state)
         if bridge is not None:
             events += describe_bridge_events(self._previous_bridge, bridge)
             self._previous_bridge = bridge

@@ -15,7 +15,7 @@ from ...demo.setups import DemoChoice
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.config import SitlConfig
 from ..options import DEMO_DEVICE, TransmitterSchedule
-from ..session import CheckSession
+from ..session import VehicleSession
 from ..terminal.app import run_text_session
 from .connection_bar import DEFAULT_BAUDRATE
 from .geometry import initial_geometry
@@ -72,7 +72,7 @@ def run_window(
     Without a usable display the same session runs in the terminal view instead.  With ``sitl``
     the session first starts that SITL and the window connects to it.
     """
-    session = CheckSession(demo_choice=demo_choice)
+    session = VehicleSession(demo_choice=demo_choice)
     if sitl is not None:
         error = session.start_sitl(sitl)
         if error or session.sitl is None:
@@ -112,7 +112,7 @@ def run_window(
         )
         # A window started on the program's own vehicle runs the transmitter test by itself.
         window.automatic_transmitter_test = demo or sitl is not None
-        support = SitlWindowSupport(root, window, baudrate=baudrate, before=window.step_frame)
+        support = SitlWindowSupport(root, window, before=window.step_frame)
         window.set_transmitter_schedule(transmitter_off_after, transmitter_off_for)
         if demo:
             window.connect(DEMO_DEVICE, baudrate)

@@ -14,7 +14,7 @@ import threading
 
 from ... import _
 from ...host.param_file import ParamEntry, ParamFileError, read_param_file
-from ..session import CheckSession
+from ..session import VehicleSession
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class _Background:
 class ConnectAttempt(_Background):
     """One ``session.connect``; ``result`` is "" on success, else a readable error, once ``done``."""
 
-    def __init__(self, session: CheckSession, device: str, baudrate: int, timeout: float) -> None:
+    def __init__(self, session: VehicleSession, device: str, baudrate: int, timeout: float) -> None:
         super().__init__("amc-rc-receiver-connect")
         self.device = device
         self.result: str | None = None

@@ -30,9 +30,10 @@ from tkinter import ttk
 from typing import Protocol
 
 from ... import _
-from ...plugins.rc_receiver_tk_keys import BUTTON_STYLE, select_on_focus
-from ...plugins.rc_receiver_tk_text import TextMeasure
-from ...plugins.rc_receiver_tk_widgets import TickTimer, grid_with_scrollbars
+from ...plugins.tk_kit.keys import BUTTON_STYLE, select_on_focus
+from ...plugins.tk_kit.scrolling import grid_with_scrollbars
+from ...plugins.tk_kit.text import TextMeasure
+from ...plugins.tk_kit.ticks import TickTimer
 from ...sim_bridge.snapshot import (
     BridgeSnapshot,
     Direction,

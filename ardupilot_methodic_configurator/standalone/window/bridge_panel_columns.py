@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ...plugins.rc_receiver_tk_text import fit_words
+from ...plugins.tk_kit.text import fit_words
 from .bridge_panel_rows import COLUMNS, fit
 
 TREE_COLUMN = "#0"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ... import _
-from ...plugins.rc_receiver_tk_text import ELLIPSIS, fit_words
+from ...plugins.tk_kit.text import ELLIPSIS, fit_words
 from ...sim_bridge.protocols.names import AUTO
 from ...sim_bridge.protocols.table import Bookkeeping, bookkeeping
 from ...sim_bridge.snapshot import (

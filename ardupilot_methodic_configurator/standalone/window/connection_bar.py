@@ -19,7 +19,7 @@ from enum import Enum
 from tkinter import ttk
 
 from ... import _
-from ...plugins.rc_receiver_tk_text import TextMeasure, fit_label
+from ...plugins.tk_kit.text import TextMeasure, fit_label
 from ..options import DEMO_DEVICE
 
 logger = logging.getLogger(__name__)

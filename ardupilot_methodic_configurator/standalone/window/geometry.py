@@ -16,7 +16,7 @@ import tkinter as tk
 from collections.abc import Callable
 
 from ...host.plugin_host import StepLayout
-from ...plugins.rc_receiver_tk_widgets import ScrollableFrame
+from ...plugins.tk_kit.scrolling import ScrollableFrame
 
 DEFAULT_GEOMETRY = "1560x860"
 

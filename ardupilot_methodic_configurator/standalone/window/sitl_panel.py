@@ -1,26 +1,27 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The window's part of running SITL: its console under the receiver step, and link following.
+"""The window's part of running SITL: its console under the receiver step.
 
 ``SitlConsolePanel`` shows what SITL prints (and the runner's own notes, in another colour) in a
 read-only text box bounded to ``MAX_SHOWN_LINES``, appending only the lines it has not shown yet,
-with a one-line summary of the runner above it.  ``SitlWindowSupport`` ticks it together with the
-window's link follower (``link_follow.WindowLinkFollower``, which follows every link, SITL's or a
-board's) on one ``TickTimer`` so nothing outlives the window.
+with a one-line summary of the runner above it.  ``SitlWindowSupport`` ticks it on a
+``TickTimer`` so nothing outlives the window.  Following SITL's link through a restart is the
+window's own link follower's job, as for any other link.
 """
 
 from __future__ import annotations
 
 import tkinter as tk
 from tkinter import ttk
+from typing import Protocol
 
 from ... import _
 from ...demo.sitl_rc_input import FailsafeMode
-from ...plugins.rc_receiver_tk_text import WrapFollower
-from ...plugins.rc_receiver_tk_widgets import TickTimer
+from ...plugins.tk_kit.text import WrapFollower
+from ...plugins.tk_kit.ticks import TickTimer
 from ...sitl.config import SitlStatus, state_text
 from ...sitl.runner import SitlRunner
-from .link_follow import WindowLike, WindowLinkFollower
+from ..session import VehicleSession
 
 TICK_MS = 250
 MAX_SHOWN_LINES = 1000
@@ -116,17 +117,15 @@ class SitlConsolePanel(ttk.LabelFrame):
             self.text.see(tk.END)
 
 
-class SitlWindowSupport:
-    """Adds the SITL console and link following to a window; ``close()`` stops its timer."""
+class _WindowLike(Protocol):
+    @property
+    def session(self) -> VehicleSession: ...
 
-    def __init__(
-        self,
-        root: tk.Misc,
-        window: WindowLike,
-        *,
-        baudrate: int,
-        before: tk.Misc | None = None,
-    ) -> None:
+
+class SitlWindowSupport:
+    """Adds the SITL console to a window when the session runs SITL; ``close()`` stops its timer."""
+
+    def __init__(self, root: tk.Misc, window: _WindowLike, *, before: tk.Misc | None = None) -> None:
         runner = window.session.sitl
         self.panel: SitlConsolePanel | None = None
         if runner is not None:
@@ -138,14 +137,12 @@ class SitlWindowSupport:
             if before is not None:
                 # Read (and reached by Tab) right after the step it sits under, before the bridge.
                 self.panel.lift(before)
-        self.follower = WindowLinkFollower(window, baudrate=baudrate)
         self._timer = TickTimer(root, TICK_MS, self._tick)
         self._timer.start()
 
     def _tick(self) -> None:
         if self.panel is not None:
             self.panel.refresh()
-        self.follower.tick()
 
     def close(self) -> None:
         self._timer.close()

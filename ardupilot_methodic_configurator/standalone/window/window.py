@@ -2,20 +2,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The `amc-rc-receiver` window: connection bar, the receiver step with its plugin, the bridge panel.
 
-The window is a thin shell around one `CheckSession`: a `PluginHost` shows the receiver step of
-the chosen vehicle exactly as the methodic configurator would (plugin left, parameter table
-right), and the `BridgePanel` strip below follows whatever monitor the session currently has: it
-stays one line while the session has only its own link (the demo's or SITL's) and opens when the
-person adds a bridge, unless the person chose otherwise.  The
+The window is a thin shell around one `VehicleSession`: a `PluginHost` shows the receiver step of
+the chosen vehicle (`window.receiver_step`), and the `BridgePanel` strip below follows whatever
+monitor the session currently has: it stays one line while the session has only its own link (the
+demo's or SITL's) and opens when the person adds a bridge, unless the person chose otherwise.  The
 blocking connect runs in a worker thread (`background`) that the Tk thread only polls with
 ``after()``; while it runs the plugin view is paused through the host, so nothing reads the link
 mid-swap.  The plugin view runs exactly while a vehicle is connected: the window stops and starts
-it through the host, whose state machine is the only record of where the view is.  The widgets
-are built by `window.layout`, sized by `window.geometry`; `window.app` runs the program.
-
-Why this module is long: it is the window's controller, one object whose handlers (connect,
-disconnect, transmitter schedule, parameter file, close) all act on the same session, host and
-``after()`` timers; each is short, and apart they would pass that state around.
+it through the host, whose state machine is the only record of where the view is.  The window
+follows its link through reboots and unplugging with the `ViewLinkFollower` it ticks, and lends
+the program's own transmitter to the guide through `window.transmitter_switch`.  The widgets are
+built by `window.layout`, sized by `window.geometry`; `window.app` runs the program.
 """
 
 from __future__ import annotations
@@ -28,44 +25,42 @@ from tkinter import filedialog
 from typing import Any
 
 from ... import _
-from ...host.configuration_steps import (
-    ConfigurationStep,
-    ConfigurationStepsError,
-    load_configuration_steps,
-)
-from ...host.param_file import ShownParameters, StepFiles
+from ...host.configuration_steps import ConfigurationStep
+from ...host.param_file import StepFiles
 from ...host.parameter_table import ParameterTable
 from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
-from ...plugins.rc_receiver_check import StickHold
-from ...plugins.rc_receiver_report import (
+from ...plugins.rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
     earlier_report_base,
     write_report,
 )
-from ...plugins.rc_receiver_snapshot import RCReceiverState
-from ...plugins.rc_receiver_tk_keys import style_focus
-from ...plugins.rc_receiver_tk_widgets import TickTimer
+from ...plugins.rc_receiver.snapshot import RCReceiverState
+from ...plugins.tk_kit.keys import style_focus
+from ...plugins.tk_kit.ticks import TickTimer
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.spec import BridgeSpec
+from ..link_follower import ViewLinkFollower
 from ..options import DEMO_DEVICE
 from ..port_watch import PortWatch
-from ..session import CheckSession
-from .background import ConnectAttempt, ParameterFileRead
+from ..session import VehicleSession
+from .background import ConnectAttempt
 from .connection_bar import DEFAULT_BAUDRATE, ConnectionBar, ConnectionState
-from .geometry import StepColumns, fit_scrollable_width
 from .layout import DEFAULT_VEHICLE, build_window_layout
+from .receiver_step import ReceiverStepPane
+from .transmitter_switch import TransmitterSwitch
 
 CONNECT_TIMEOUT_S = 5.0
 CONNECT_POLL_MS = 50
-FILE_READ_POLL_MS = 20
 # A connect that ignores its own timeout must not keep a closing window alive for ever.
 CLOSE_JOIN_GRACE_S = 2.0
 # How often the Tk thread takes the port watch's latest list (the watch itself looks every second).
 PORTS_TICK_MS = 500
+# How often the link follower looks for a lost link: a reboot is said within a quarter second.
+FOLLOW_TICK_MS = 250
 
 
 class _SessionMonitor:
@@ -76,7 +71,7 @@ class _SessionMonitor:
     monitor, so no link vanishes and no link's statistics restart.
     """
 
-    def __init__(self, session: CheckSession) -> None:
+    def __init__(self, session: VehicleSession) -> None:
         self._session = session
 
     def poll(self) -> BridgeSnapshot:
@@ -99,7 +94,7 @@ class StandaloneWindow:
     def __init__(
         self,
         root: tk.Tk,
-        session: CheckSession,
+        session: VehicleSession,
         *,
         vehicle: str = DEFAULT_VEHICLE,
         device: str | None = None,
@@ -113,15 +108,7 @@ class StandaloneWindow:
         self._connect_timeout = connect_timeout
         self._attempt: ConnectAttempt | None = None
         self._attempt_after_id: str | None = None
-        self._file_read: ParameterFileRead | None = None
-        self._file_read_after_id: str | None = None
-        self._schedule_after_ids: list[str] = []
-        self._transmitter_schedule: tuple[float, float | None] | None = None
-        self._schedule_started = False
         self._closed = False
-        self._parameters = ShownParameters()
-        self._step: ConfigurationStep | None = None
-        self.parameter_table: ParameterTable | None = None
 
         root.title(_("RC receiver check"))
         root.protocol("WM_DELETE_WINDOW", self.close)
@@ -151,22 +138,23 @@ class StandaloneWindow:
         self.step_frame = layout.step_frame
         self.bridge_frame = layout.bridge_frame
         self.bridge_panel = layout.bridge_panel
-        self._step_columns: StepColumns | None = None
 
         ensure_rc_receiver_plugin(factory)
         # The step's parameter file for the plugin's comparison, under the names 5.0.1 uses.
-        self.step_files = StepFiles()
+        step_files = StepFiles()
         # With --demo or --sitl the guide switches the program's own transmitter (run_window).
         self.automatic_transmitter_test = False
+        self.transmitter = TransmitterSwitch(self, self._guard)
         self.host = PluginHost(
             self.step_frame,
             session.flight_controller,
             factory=factory,
             on_error=self._plugin_error,
-            local_filesystem=self.step_files,
-            parameter_editor=self.step_files,
+            local_filesystem=step_files,
+            parameter_editor=step_files,
         )
-        self.show_receiver_step()
+        self.receiver_step = ReceiverStepPane(self, step_files)
+        self.receiver_step.show()
         self.bridge_panel.on_activate()
         # The device list follows boards being plugged in and removed (the session's port list,
         # which includes a --sitl serial line, read on the watch's own thread).
@@ -175,6 +163,10 @@ class StandaloneWindow:
         self.port_watch.start()
         self._ports_timer = TickTimer(root, PORTS_TICK_MS, self._refresh_bar)
         self._ports_timer.start()
+        # Every link the window connects is followed, a board's or SITL's.
+        self.link_follower = ViewLinkFollower(self, baudrate=baudrate)
+        self._follow_timer = TickTimer(root, FOLLOW_TICK_MS, self.link_follower.tick)
+        self._follow_timer.start()
 
     def _refresh_bar(self) -> None:
         self.refresh_ports()
@@ -203,73 +195,32 @@ class StandaloneWindow:
 
     @property
     def step(self) -> ConfigurationStep | None:
-        return self._step
+        return self.receiver_step.step
+
+    @property
+    def parameter_table(self) -> ParameterTable | None:
+        return self.receiver_step.parameter_table
+
+    @property
+    def is_reading_file(self) -> bool:
+        return self.receiver_step.is_reading_file
+
+    @property
+    def status_text(self) -> str:
+        return self.connection_bar.status_text
+
+    @property
+    def disconnected(self) -> bool:
+        return self.connection_bar.connection_state is ConnectionState.DISCONNECTED
 
     # ----------------------------------------------------------------- the receiver step
-
-    def show_receiver_step(self) -> bool:
-        """(Re)build the receiver step of the selected vehicle; ``False`` (reported) if impossible."""
-        vehicle = self.vehicle
-        try:
-            step = load_configuration_steps(vehicle).plugin_step(PLUGIN_RC_RECEIVER)
-        except ConfigurationStepsError as error:
-            self.connection_bar.show_status(str(error), error=True)
-            return False
-        if step is None:
-            self.connection_bar.show_status(
-                _("The {vehicle} configuration steps have no step with the {plugin} plugin.").format(
-                    vehicle=vehicle, plugin=PLUGIN_RC_RECEIVER
-                ),
-                error=True,
-            )
-            return False
-        self.host.flight_controller = self.session.flight_controller
-        layout = self.host.show_step(step)
-        if layout is None:
-            return False
-        self._step = step
-        parameters = self._parameters
-        parameters.follow_vehicle(vehicle)
-        table = ParameterTable(
-            layout.content_frame,
-            title=_("{vehicle}: step {step}").format(vehicle=vehicle, step=step.filename),
-            description=step.why_now,
-            on_open=self.open_parameter_file,
-        )
-        table.pack(fill=tk.BOTH, expand=True)
-        table.show_entries(parameters.entries, parameters.source)
-        self.step_files.show(vehicle, step.filename, parameters.entries)
-        table.show_error(parameters.error)
-        self.parameter_table = table
-        if layout.plugin_frame is not None:
-            fit_scrollable_width(layout.plugin_frame)
-            if layout.placement == "left":
-                # A plugin that can use a wider column says from which width on (the receiver
-                # check: its second column); any other plugin gets all the table leaves.
-                room = getattr(self.host.active_view, "two_column_width", None)
-                room = room if callable(room) else None
-                self._step_columns = StepColumns(layout, table.natural_width, room)
-        if not self.session.flight_controller.is_connected:
-            # Stopping restores the stream intervals on the link the model requested them on.
-            self.host.stop_view()
-        return True
 
     def _vehicle_selected(self, _event: object = None) -> None:
         if self.is_connecting:
             return
-        self.show_receiver_step()
+        self.receiver_step.show()
 
-    def open_parameter_file(self) -> None:
-        """Ask for a .param file (the plugin pauses meanwhile) and show it; a bad file keeps the table."""
-        with self.host.paused():
-            path = filedialog.askopenfilename(
-                parent=self.root,
-                title=_("Open parameter file"),
-                filetypes=[(_("ArduPilot parameter files"), "*.param"), (_("All files"), "*")],
-            )
-        if not path or self._closed:
-            return
-        self.read_parameter_file(str(path))
+    # ----------------------------------------------------------------- reports of earlier tests
 
     def save_earlier_reports(self, path: str | None = None) -> bool:
         """Save the reports of the tests a lost link ended, numbered beside ``path`` (else asked)."""
@@ -300,46 +251,6 @@ class StandaloneWindow:
         self.connection_bar.show_status(
             _("Saved the reports of the earlier tests: {files}").format(files=", ".join(written)), ok=True
         )
-        return True
-
-    def read_parameter_file(self, path: str) -> None:
-        """Read ``path`` off the Tk thread (a large file takes longer than a frame), then show it."""
-        read = ParameterFileRead(path)
-        self._file_read = read
-        read.start()
-        self._file_read_after_id = self.root.after(FILE_READ_POLL_MS, self._poll_file_read)
-
-    def _poll_file_read(self) -> None:
-        self._file_read_after_id = None
-        read = self._file_read
-        if read is None or self._closed:
-            return
-        if not read.done:
-            self._file_read_after_id = self.root.after(FILE_READ_POLL_MS, self._poll_file_read)
-            return
-        self._file_read = None
-        self._show_parameter_file(read.path, self._parameters.use_file(read.path, read.entries, read.error))
-
-    @property
-    def is_reading_file(self) -> bool:
-        return self._file_read is not None
-
-    def load_parameter_file(self, path: str) -> bool:
-        """Read and show ``path`` at once, on the calling thread."""
-        return self._show_parameter_file(path, self._parameters.open_file(path))
-
-    def _show_parameter_file(self, path: str, ok: bool) -> bool:
-        parameters = self._parameters
-        if not ok:
-            if self.parameter_table is not None:
-                self.parameter_table.show_error(parameters.error)
-            return False
-        if self.parameter_table is not None:
-            self.parameter_table.show_entries(parameters.entries, path)
-            if self._step_columns is not None:
-                self._step_columns.refresh()
-        if self._step is not None:
-            self.step_files.show(self.vehicle, self._step.filename, parameters.entries)
         return True
 
     # ----------------------------------------------------------------- plugin view lifecycle
@@ -429,12 +340,13 @@ class StandaloneWindow:
         available = self.session.transmitter_available
         self.connection_bar.set_transmitter_available(available)
         # Nobody but the program can move the simulated transmitter's sticks; a person moves theirs.
-        self._guard(_("move the simulated sticks"), lambda: self._let_the_guide_move_sticks(available))
+        transmitter = self.transmitter
+        self._guard(_("move the simulated sticks"), lambda: transmitter.let_the_guide_move_sticks(available))
         if available:
             self.connection_bar.show_transmitter(self.session.transmitter_on)
-            self._start_transmitter_schedule()
-            if self.automatic_transmitter_test and self._transmitter_schedule is None:
-                self._guard(_("run the transmitter test"), self._let_the_guide_switch)
+            transmitter.start_schedule()
+            if self.automatic_transmitter_test and not transmitter.scheduled:
+                self._guard(_("run the transmitter test"), transmitter.let_the_guide_switch)
 
     def disconnect(self) -> None:
         """Stop the view (restoring stream intervals on this link), then close the link."""
@@ -468,71 +380,19 @@ class StandaloneWindow:
     def _disconnect_now(self) -> None:
         self.host.stop_view()
         self.session.disconnect()
-        self._cancel_schedule()
+        self.transmitter.cancel_schedule()
         self.connection_bar.set_transmitter_available(False)
         self._show_idle_state()
 
-    # ----------------------------------------------------------------- demo transmitter
+    # ----------------------------------------------------------------- the program's transmitter
 
     def set_transmitter_on(self, on: bool) -> None:
         """Switch the simulated transmitter (the demo only) and show the switch's new position."""
-        if self._closed:
-            return
-        self._switch_transmitter(on)
-        # The receiver check times the failsafe from this switch.
-        note = getattr(self.host.active_model, "note_transmitter_switched", None)
-        if callable(note):
-            self._guard(_("note the transmitter switch"), lambda: note(on))
-
-    def _switch_transmitter(self, on: bool) -> None:
-        self.connection_bar.show_transmitter(on)
-        error = self.session.set_transmitter_on(on)
-        if error:
-            self.connection_bar.show_status(error, error=True)
-
-    def _let_the_guide_switch(self) -> None:
-        give = getattr(self.host.active_model, "set_transmitter_switch", None)
-        if callable(give):
-            give(self._switch_transmitter)
-
-    def _let_the_guide_move_sticks(self, program_owned: bool) -> None:
-        give = getattr(self.host.active_model, "set_stick_mover", None)
-        if callable(give):
-            give(self._hold_sticks if program_owned else None)
-        if not program_owned:
-            take = getattr(self.host.active_model, "set_transmitter_switch", None)
-            if callable(take):
-                take(None)
-
-    def _hold_sticks(self, hold: StickHold) -> None:
-        error = self.session.hold_sticks(hold)
-        if error:
-            self.connection_bar.show_status(error, error=True)
+        self.transmitter.set_on(on)
 
     def set_transmitter_schedule(self, off_after: float | None, off_for: float | None = 1.5) -> None:
         """Once the demo is connected: transmitter off after ``off_after`` s, on again ``off_for`` s later."""
-        self._transmitter_schedule = None if off_after is None else (off_after, off_for)
-        if self.session.transmitter_available and self.session.flight_controller.is_connected:
-            self._start_transmitter_schedule()
-
-    def _start_transmitter_schedule(self) -> None:
-        if self._transmitter_schedule is None or self._schedule_started:
-            return
-        self._schedule_started = True
-        off_after, off_for = self._transmitter_schedule
-        self._schedule_after_ids.append(
-            self.root.after(int(off_after * 1000), lambda: self.set_transmitter_on(False))
-        )
-        if off_for is not None:
-            self._schedule_after_ids.append(
-                self.root.after(int((off_after + off_for) * 1000), lambda: self.set_transmitter_on(True))
-            )
-
-    def _cancel_schedule(self) -> None:
-        for after_id in self._schedule_after_ids:
-            with contextlib.suppress(tk.TclError):
-                self.root.after_cancel(after_id)
-        self._schedule_after_ids.clear()
+        self.transmitter.set_schedule(off_after, off_for)
 
     # ----------------------------------------------------------------- bridge panel
 
@@ -557,8 +417,8 @@ class StandaloneWindow:
 
     # ----------------------------------------------------------------- status and closing
 
-    def show_status(self, text: str, *, error: bool = False) -> None:
-        self.connection_bar.show_status(text, error=error)
+    def show_status(self, text: str, *, error: bool = False, ok: bool = False) -> None:
+        self.connection_bar.show_status(text, error=error, ok=ok)
 
     def close(self) -> None:
         """Leave the step (deactivate, destroy), stop the session and destroy the window; idempotent."""
@@ -566,12 +426,13 @@ class StandaloneWindow:
             return
         self._closed = True
         self._ports_timer.close()
+        self._follow_timer.close()
         self.port_watch.stop()
-        for after_id in (self._attempt_after_id, self._file_read_after_id):
-            if after_id is not None:
-                with contextlib.suppress(tk.TclError):
-                    self.root.after_cancel(after_id)
-        self._cancel_schedule()
+        if self._attempt_after_id is not None:
+            with contextlib.suppress(tk.TclError):
+                self.root.after_cancel(self._attempt_after_id)
+        self.receiver_step.close()
+        self.transmitter.cancel_schedule()
         try:
             attempt, self._attempt = self._attempt, None
             if attempt is not None:

@@ -222,6 +222,8 @@ class Session:
                 PLUGIN_RC_RECEIVER, PluginModelContext(self.flight_controller, None, None)
             )
         )
+        # Not the suite's root fixture: this runs inside the methodic configurator 5.0.1's own
+        # interpreter (a driver process without pytest), where the root stands for 5.0.1's window.
         self.root = tk.Tk()
         frame = tk.Frame(self.root)
         frame.pack(fill="both", expand=True)
@@ -236,9 +238,7 @@ class Session:
             "view_module": _file_digest(view_type.__module__),
             "model_module": _file_digest(model_type.__module__),
             "plugin_modules": sorted(
-                name
-                for name in sys.modules
-                if name.startswith("ardupilot_methodic_configurator.plugins.rc_receiver")
+                name for name in sys.modules if name.startswith("ardupilot_methodic_configurator.plugins.")
             ),
         }
         destroy = getattr(view, "destroy", None)

@@ -8,15 +8,15 @@ import io
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelReading,
     FailsafeStatus,
+    GuidedTest,
     IntervalRequestOutcome,
     IntervalRequestStatus,
     ParameterSource,
     ParameterValue,
     RCReceiverState,
-    ReceiverCheck,
 )
 from amc_rc_receiver.sim_bridge.snapshot import (
     BridgeSnapshot,
@@ -73,9 +73,9 @@ def test_with_rc_options_bit_11_the_rssi_is_printed_as_link_quality() -> None:
     """GIVEN RC_OPTIONS bit 11 (CRSF link quality in the RSSI field) WHEN RSSI 200 is formatted
     THEN the line says LQ 200/254, and without a reading that link quality is unavailable."""
     options = ParameterValue("RC_OPTIONS", 2048, ParameterSource.READ)
-    check = ReceiverCheck(parameters=(options,))
-    assert "LQ 200/254" in format_status_line(RCReceiverState(rssi=200, check=check))
-    assert "link quality unavailable" in format_status_line(RCReceiverState(check=check))
+    check = GuidedTest(parameters=(options,))
+    assert "LQ 200/254" in format_status_line(RCReceiverState(rssi=200, guided=check))
+    assert "link quality unavailable" in format_status_line(RCReceiverState(guided=check))
 
 
 def test_expired_readings_are_called_no_telemetry() -> None:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import tkinter as tk
-from collections.abc import Iterator
 from types import TracebackType
 
 import pytest
@@ -13,14 +12,6 @@ import pytest
 from amc_rc_receiver.standalone.window.app import run_mainloop
 
 pytestmark = pytest.mark.tk
-
-
-@pytest.fixture
-def root() -> Iterator[tk.Tk]:
-    window = tk.Tk()
-    window.withdraw()
-    yield window
-    window.destroy()
 
 
 def _interrupt() -> None:

@@ -18,7 +18,7 @@ from tkinter import ttk
 import pytest
 
 from amc_rc_receiver.sim_bridge.snapshot import Direction
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.bridge_panel import BridgePanel
 from amc_rc_receiver.standalone.window.bridge_panel_rows import direction_item_id, link_item_id
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
@@ -33,14 +33,18 @@ _CELL_PADDING = 8
 
 
 @pytest.fixture(params=[DEFAULT_GEOMETRY, "1280x720"])
-def window(request: pytest.FixtureRequest) -> Iterator[StandaloneWindow]:
-    root = tk.Tk()
-    root.geometry(request.param)
-    built = StandaloneWindow(root, CheckSession(), port_lister=list, connect_timeout=1.0)
+def tk_geometry(request: pytest.FixtureRequest) -> str:
+    """The ``root`` window at each size the panel must fit."""
+    return str(request.param)
+
+
+@pytest.fixture
+def window(root: tk.Tk, tk_geometry: str) -> Iterator[StandaloneWindow]:
+    built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=1.0)
     built.bridge_panel.on_deactivate()  # the session has no relays: show the hand-made snapshot instead
     built.bridge_panel.toggle()  # opened by the person, as the window keeps it closed without bridges
     built.bridge_panel.render(SNAPSHOT)
-    size = tuple(int(part) for part in request.param.split("x"))
+    size = tuple(int(part) for part in tk_geometry.split("x"))
     assert pump_until(root, lambda: (root.winfo_width(), root.winfo_height()) == size)
     root.update()
     yield built

@@ -27,7 +27,7 @@ from amc_rc_receiver.host.plugin_host import ViewState
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.sim_bridge.spec import BridgeSpec
 from amc_rc_receiver.standalone.options import DEMO_DEVICE, EXIT_INCOMPLETE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.app import run_window
 from amc_rc_receiver.standalone.window.connection_bar import (
     COMMON_ADDRESSES,
@@ -64,9 +64,8 @@ def _collect_tk_garbage_on_the_main_thread() -> Iterator[None]:
 
 
 @pytest.fixture
-def window() -> Iterator[StandaloneWindow]:
-    root = tk.Tk()
-    session = CheckSession()
+def window(root: tk.Tk) -> Iterator[StandaloneWindow]:
+    session = VehicleSession()
     fake = ListPortInfo(FAKE_PORT, skip_link_detection=True)
     built = StandaloneWindow(root, session, port_lister=lambda: [fake], connect_timeout=1.0)
     root.update()
@@ -402,13 +401,12 @@ def test_disconnect_deactivates_the_view_clears_readings_and_a_reconnect_reactiv
     )
 
 
-def test_closing_the_window_stops_the_view_the_demo_and_the_bridges() -> None:
+def test_closing_the_window_stops_the_view_the_demo_and_the_bridges(root: tk.Tk) -> None:
     """GIVEN a window on the demo with an extra bridge WHEN the window manager closes it
     THEN the view is destroyed, no session thread is left running and the Tk root is gone.
     """
     before = set(threading.enumerate())
-    root = tk.Tk()
-    window = StandaloneWindow(root, CheckSession(), connect_timeout=1.0)
+    window = StandaloneWindow(root, VehicleSession(), connect_timeout=1.0)
     assert window.add_bridges([BridgeSpec("xrp", ("127.0.0.1", 0), None)]) == []
     view = connect_demo_and_wait_for_live_channels(window)
     assert session_threads(before)

@@ -27,7 +27,7 @@ import pytest
 
 from amc_rc_receiver import install_language
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_snapshot import (
+from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -39,7 +39,7 @@ from amc_rc_receiver.plugins.rc_receiver_snapshot import (
     StickResult,
 )
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.bridge_snapshots import BUSY_SNAPSHOT
@@ -68,13 +68,17 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @pytest.fixture(params=SIZES)
-def window(request: pytest.FixtureRequest, language: str) -> Iterator[StandaloneWindow]:
+def tk_geometry(request: pytest.FixtureRequest) -> str:
+    """The ``root`` window at each size the window must fit."""
+    return str(request.param)
+
+
+@pytest.fixture
+def window(root: tk.Tk, tk_geometry: str, language: str) -> Iterator[StandaloneWindow]:
     """The window at one size, in ``language``, connected to the demo and showing its verdict."""
     del language  # installed before the window is built, so every widget speaks it
-    root = tk.Tk()
-    root.geometry(request.param)
-    built = StandaloneWindow(root, CheckSession(), port_lister=list, connect_timeout=5.0)
-    size = tuple(int(part) for part in request.param.split("x"))
+    built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=5.0)
+    size = tuple(int(part) for part in tk_geometry.split("x"))
     built.connect(DEMO_DEVICE)
 
     def ready() -> bool:
@@ -85,7 +89,7 @@ def window(request: pytest.FixtureRequest, language: str) -> Iterator[Standalone
         return (
             (root.winfo_width(), root.winfo_height()) == size
             and isinstance(state, RCReceiverState)
-            and state.check.parameters_complete
+            and state.guided.parameters_complete
             and view.channel_rows[0].text.endswith("µs")
         )
 
@@ -111,7 +115,7 @@ def demo_state(window: StandaloneWindow) -> RCReceiverState:
 
 def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
     """The demo's snapshot at ``step`` of a person's own test, with the longest content the view has."""
-    check = base.check
+    check = base.guided
     long_finding = Finding(
         code="step_file_differs",
         severity=Severity.WARNING,
@@ -129,7 +133,7 @@ def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
         base,
         failsafe=FailsafeStatus.ACTIVE,
         link_error=LINK_ERROR,
-        check=replace(
+        guided=replace(
             check,
             guide=replace(check.guide, step=step, automatic=False, stick=stick),
             findings=(long_finding, *check.findings),

@@ -16,9 +16,9 @@ from tkinter import ttk
 import pytest
 
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.plugins.rc_receiver_tk_keys import KEY_OFF
+from amc_rc_receiver.plugins.rc_receiver.guide import KEY_OFF
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.geometry import shown_widgets
@@ -31,11 +31,14 @@ DEADLINE_S = 30.0
 
 
 @pytest.fixture
-def window() -> Iterator[StandaloneWindow]:
+def tk_geometry() -> str:
+    return DEFAULT_GEOMETRY
+
+
+@pytest.fixture
+def window(root: tk.Tk) -> Iterator[StandaloneWindow]:
     """The window at its default size on the demo, the person's own transmitter test waiting."""
-    root = tk.Tk()
-    root.geometry(DEFAULT_GEOMETRY)
-    built = StandaloneWindow(root, CheckSession(), port_lister=list, connect_timeout=5.0)
+    built = StandaloneWindow(root, VehicleSession(), port_lister=list, connect_timeout=5.0)
     built.connect(DEMO_DEVICE)
 
     def ready() -> bool:

@@ -27,9 +27,8 @@ from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.sitl.null_modem import NullModem
 from amc_rc_receiver.standalone.port_watch import PortWatch
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.connection_bar import ConnectionState
-from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.serial_wire import Wire, assert_only_reads_and_receiver_intervals
 from tests.support.tk import pump_until
@@ -82,14 +81,13 @@ def live(view: object) -> bool:
     return isinstance(view, RCReceiverView) and view.channel_rows[0].text.endswith("µs")
 
 
-def test_the_device_list_follows_boards_plugged_in_and_removed_flight_controllers_first() -> None:
+def test_the_device_list_follows_boards_plugged_in_and_removed_flight_controllers_first(root: tk.Tk) -> None:
     """GIVEN the window with an FTDI adapter plugged in WHEN a CubeOrange is plugged in THEN it is
     offered, before the adapter; WHEN it is removed THEN it is no longer offered; and the listing ran
     on the port watch's thread, never on Tk's."""
     ports = Ports()
     ports.listed = [usb_board("/dev/ttyUSB0", serial_number="FT1", vid=0x0403, pid=0x6001)]
-    root = tk.Tk()
-    window = StandaloneWindow(root, CheckSession(), port_lister=ports, connect_timeout=1.0)
+    window = StandaloneWindow(root, VehicleSession(), port_lister=ports, connect_timeout=1.0)
     bar = window.connection_bar
     try:
         wait(root, lambda: bar.ports == ("/dev/ttyUSB0",), "the adapter to be offered")
@@ -124,7 +122,7 @@ def test_a_port_watch_whose_lister_fails_offers_nothing_and_keeps_watching() -> 
 
 
 def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
-    board: tuple[NullModem, DemoSystem, Wire], tmp_path: Path
+    board: tuple[NullModem, DemoSystem, Wire], tmp_path: Path, root: tk.Tk
 ) -> None:
     """GIVEN the window reading the simulated board over its USB serial line
     WHEN the cable is pulled
@@ -137,10 +135,8 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
     modem, _demo, wire = board
     ports = Ports()
     ports.listed = [usb_board(str(modem.station_path), serial_number="AP1")]
-    root = tk.Tk()
-    session = CheckSession(list_ports=ports)
+    session = VehicleSession(list_ports=ports)
     window = StandaloneWindow(root, session, port_lister=ports, connect_timeout=DEADLINE_S)
-    support = SitlWindowSupport(root, window, baudrate=115200)
     bar = window.connection_bar
     try:
         window.connect(str(modem.station_path), 115200)
@@ -161,7 +157,7 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
         wait(root, lambda: live(window.host.active_view), "live channels after the replug")
         fresh = window.host.active_model.state  # type: ignore[attr-defined]
         assert fresh.test_started_at > unplugged_at
-        assert [event.text for event in fresh.check.link_events] == [bar.status_text]
+        assert [event.text for event in fresh.guided.link_events] == [bar.status_text]
         wait(root, lambda: bar.earlier_tests == 1, "the offer to save the earlier test")
         assert bar.earlier_button.winfo_ismapped()
         assert window.save_earlier_reports(str(tmp_path / "receiver"))
@@ -171,7 +167,6 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
         assert USB_CLOSED in earlier["timeline"][-1]["text"]
         assert "Saved the reports of the earlier tests" in bar.status_text
     finally:
-        support.close()
         window.close()  # destroys the root window too
         gc.collect()
     intervals = assert_only_reads_and_receiver_intervals(wire.sent_by_station())

@@ -1,0 +1,278 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided transmitter-off test: which step it is on.
+
+On real hardware only the user can move the sticks and switch the transmitter, so the check asks
+for each step (one stick at a time, see `rc_receiver.sticks`; "Switch the transmitter off now" ->
+*It is off*, "Switch it back on" -> *It is on*) and times the flight controller's reaction from
+the confirmation.  Where the program owns the transmitter (the demo, SITL) it moves its sticks and
+switches it itself at the same steps, and times the reaction from the switch.  The failsafe must
+come within the failsafe timeout plus ``FAILSAFE_MARGIN_S``; a failsafe that came shortly before
+the user's confirmation (up to ``LATE_CONFIRMATION_S``) still counts, since people switch first
+and click second.
+
+Pure logic on the caller's clock; what it keeps
+is bounded.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .firmware import VehicleFamily
+from .snapshot import (
+    FailsafeStatus,
+    GuideState,
+    GuideStep,
+    TransmitterEvent,
+)
+from .sticks import StickObservation, StickTest
+
+# The keys a person answers the guided test with, in the terminal view and the window alike.
+KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET = "o", "i", "s", "r"
+FAILSAFE_MARGIN_S = 2.0
+LATE_CONFIRMATION_S = 5.0
+RECOVERY_WAIT_S = 10.0
+# A stick that still changes by this much after the transmitter went off is live input.
+STILL_MOVING_US = 50
+# The receiver may need a moment to notice the transmitter is gone before its output settles.
+SETTLE_AFTER_OFF_S = 0.5
+MAX_TRANSMITTER_EVENTS = 20
+
+
+@dataclass(frozen=True)
+class GuideInputs:
+    """What the guide looks at on each update."""
+
+    now: float
+    telemetry_live: bool
+    transitions: tuple[tuple[FailsafeStatus, float], ...]
+    failsafe_timeout_s: float
+    automatic: bool
+    throttle_us: int | None = None
+    stick_pwm: Mapping[int, int] | None = None
+    # The latest PWM of every input channel, and the vehicle's sticks in the stick step's order.
+    channel_pwm: Mapping[int, int] | None = None
+    stick_axes: tuple[str, ...] = ()
+    family: VehicleFamily = VehicleFamily.UNKNOWN
+    # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
+    program_sticks: bool = False
+
+
+def first_failsafe_after(
+    transitions: tuple[tuple[FailsafeStatus, float], ...], start: float | None
+) -> float | None:
+    """Time of the first failsafe at or after ``start`` (less the late-confirmation grace)."""
+    earliest = None if start is None else start - LATE_CONFIRMATION_S
+    for status, at in transitions:
+        if status is FailsafeStatus.ACTIVE and (earliest is None or at >= earliest):
+            return at
+    return None
+
+
+def recovery_after(transitions: tuple[tuple[FailsafeStatus, float], ...], failsafe_at: float) -> float | None:
+    for status, at in transitions:
+        if status is FailsafeStatus.NOT_ACTIVE and at >= failsafe_at:
+            return at
+    return None
+
+
+class TransmitterGuide:
+    """Keeps the transmitter switches of one test and works out the current step."""
+
+    def __init__(self) -> None:
+        self._events: deque[TransmitterEvent] = deque(maxlen=MAX_TRANSMITTER_EVENTS)
+        self._off: TransmitterEvent | None = None
+        self._on: TransmitterEvent | None = None
+        self._throttle_while_off: int | None = None
+        self._off_range: dict[int, tuple[int, int]] = {}
+        # Telemetry was not live at some update after "off", before "no failsafe" was concluded.
+        self._blind_while_off = False
+        self._concluded_no_failsafe = False
+        self._state = GuideState()
+        self._sticks = StickTest()
+        self._axes: tuple[str, ...] = ()
+        # Grows with every switch and restart: what `update` starts from changed.
+        self.version = 0
+
+    @property
+    def events(self) -> tuple[TransmitterEvent, ...]:
+        return tuple(self._events)
+
+    def unchanged_at(self, now: float) -> bool:
+        """Whether `update` with the same inputs at ``now`` gives what it gave last: the test is
+        done, or it waits for nothing timed (nothing switched off; in the stick step, no settle,
+        rest, hold or timeout ran out since)."""
+        step = self._state.step
+        if step is GuideStep.DONE:
+            return True
+        if self._off is not None:
+            return False
+        if step is not GuideStep.MOVE_STICKS:
+            return True
+        change_at = self._sticks.next_change_at()
+        return change_at is None or now < change_at
+
+    @property
+    def stick_observations(self) -> Mapping[str, StickObservation]:
+        return self._sticks.observations()
+
+    @property
+    def sticks_version(self) -> int:
+        return self._sticks.version
+
+    @property
+    def state(self) -> GuideState:
+        return self._state
+
+    def restart(self) -> None:
+        self.version += 1
+        self._events.clear()
+        self._off = None
+        self._on = None
+        self._throttle_while_off = None
+        self._off_range.clear()
+        self._blind_while_off = False
+        self._concluded_no_failsafe = False
+        self._sticks.restart()
+        self._state = GuideState(automatic=self._state.automatic)
+
+    def note_switch(self, on: bool, at: float, *, by_program: bool) -> None:
+        """The transmitter went ``on`` or off at ``at``: switched by the program or confirmed."""
+        event = TransmitterEvent(on, at, by_program)
+        self.version += 1
+        self._events.append(event)
+        if on:
+            self._on = event
+        else:
+            # A new "off" starts the failsafe part of the test again.
+            self._off = event
+            self._on = None
+            self._throttle_while_off = None
+            self._off_range.clear()
+            self._blind_while_off = False
+            self._concluded_no_failsafe = False
+
+    def skip_stick(self, now: float) -> None:
+        """The user passes over the stick asked for now; the verdict says it was not checked."""
+        if self._state.step is GuideStep.MOVE_STICKS:
+            self._sticks.skip(self._axes, now)
+            self.version += 1
+
+    def wanted_stick(self) -> tuple[str, bool] | None:
+        """For the program that owns the transmitter: the stick to hold, and whether pushed yet."""
+        if self._state.step is not GuideStep.MOVE_STICKS:
+            return None
+        return self._sticks.wanted(self._axes)
+
+    def wanted_transmitter(self) -> bool | None:
+        """For the program that owns the transmitter: the position the current step asks for."""
+        step = self._state.step
+        if step is GuideStep.SWITCH_OFF:
+            return False
+        if step is GuideStep.SWITCH_ON:
+            return True
+        return None
+
+    def update(self, inputs: GuideInputs) -> GuideState:
+        off, on = self._off, self._on
+        self._axes = inputs.stick_axes
+        sticks = self._sticks
+        if off is None and not sticks.done(self._axes):
+            if inputs.telemetry_live:
+                sticks.update(
+                    inputs.now,
+                    self._axes,
+                    inputs.channel_pwm or {},
+                    by_program=inputs.program_sticks,
+                    family=inputs.family,
+                )
+            else:
+                sticks.pause()
+        failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at)
+        deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
+        recovered_at = None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at)
+        if off is not None and failsafe_at is None:
+            self._watch_while_off(inputs, off.at)
+            if not inputs.telemetry_live and not self._concluded_no_failsafe:
+                self._blind_while_off = True
+        # "No failsafe came" is a conclusion from silence: only sound if the telemetry was live
+        # until it was drawn (a link lost meanwhile, a reboot, proves nothing either way).
+        no_failsafe = (
+            off is not None
+            and failsafe_at is None
+            and deadline is not None
+            and inputs.now > deadline
+            and not self._blind_while_off
+        )
+        self._concluded_no_failsafe = self._concluded_no_failsafe or no_failsafe
+        no_recovery = (
+            on is not None
+            and failsafe_at is not None
+            and recovered_at is None
+            and inputs.now > on.at + RECOVERY_WAIT_S
+        )
+        step = self._step(
+            inputs,
+            off,
+            on,
+            sticks_done=sticks.done(self._axes),
+            failsafe_at=failsafe_at,
+            recovered=recovered_at is not None,
+            no_failsafe=no_failsafe,
+            no_recovery=no_recovery,
+        )
+        self._state = GuideState(
+            step=step,
+            automatic=inputs.automatic,
+            off_at=None if off is None else off.at,
+            off_by_program=off is not None and off.by_program,
+            on_at=None if on is None else on.at,
+            failsafe_deadline=deadline,
+            no_failsafe=no_failsafe,
+            no_recovery=no_recovery,
+            throttle_while_off_us=self._throttle_while_off,
+            channels_moving_while_off=any(
+                high - low >= STILL_MOVING_US for low, high in self._off_range.values()
+            ),
+            stick=sticks.prompt(self._axes, by_program=inputs.program_sticks)
+            if step is GuideStep.MOVE_STICKS
+            else None,
+        )
+        return self._state
+
+    def _watch_while_off(self, inputs: GuideInputs, off_at: float) -> None:
+        if inputs.now < off_at + SETTLE_AFTER_OFF_S:
+            return
+        if inputs.throttle_us is not None:
+            self._throttle_while_off = inputs.throttle_us
+        for number, pwm in (inputs.stick_pwm or {}).items():
+            low, high = self._off_range.get(number, (pwm, pwm))
+            self._off_range[number] = (min(low, pwm), max(high, pwm))
+
+    @staticmethod
+    def _step(
+        inputs: GuideInputs,
+        off: TransmitterEvent | None,
+        on: TransmitterEvent | None,
+        *,
+        sticks_done: bool,
+        failsafe_at: float | None,
+        recovered: bool,
+        no_failsafe: bool,
+        no_recovery: bool,
+    ) -> GuideStep:
+        if recovered or no_recovery or (no_failsafe and on is not None):
+            return GuideStep.DONE
+        if failsafe_at is not None or no_failsafe:
+            # Failsafe came (or never will): the transmitter has to come back on.
+            return GuideStep.WAIT_RECOVERY if on is not None else GuideStep.SWITCH_ON
+        if off is not None:
+            return GuideStep.WAIT_FAILSAFE
+        if not inputs.telemetry_live:
+            return GuideStep.WAIT_TELEMETRY
+        if not sticks_done:
+            return GuideStep.MOVE_STICKS
+        return GuideStep.SWITCH_OFF

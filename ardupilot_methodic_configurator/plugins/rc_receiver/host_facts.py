@@ -1,0 +1,87 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the guided test reads of its host, read each time because the host changes it under it.
+
+The flight controller's ``fc_parameters`` (the methodic configurator fills them at connect; empty
+in our own window, where the names are read instead), ``info`` (the vehicle type and firmware
+where the host has them), the step's parameter file (``parameter_editor.current_file`` in
+``local_filesystem.file_parameters``), ``local_filesystem.vehicle_type`` and ``vehicle_dir`` for
+reports.  A missing attribute means "not known"; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .readings import readable_text
+
+
+def _float_or_none(value: object) -> float | None:
+    if type(value) is float:  # a download of plain numbers: the common case, read every poll
+        return None if math.isnan(value) else value
+    raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return None
+    number = float(raw)
+    return None if math.isnan(number) else number
+
+
+class HostFacts:
+    """The host's flight controller, files and parameter editor, as far as the check reads them."""
+
+    def __init__(self, flight_controller: object, local_filesystem: object, parameter_editor: object) -> None:
+        self._fc = flight_controller
+        self._files = local_filesystem
+        self._editor = parameter_editor
+
+    def has_download(self) -> bool:
+        return bool(self._download())
+
+    def numbers(self, names: Iterable[str]) -> dict[str, float]:
+        """The values of ``names`` the host's download holds as numbers (it holds about a thousand
+        parameters and the check reads some thirty, so only those are looked up)."""
+        download = self._download()
+        numbers = {}
+        for name in names:
+            value = _float_or_none(download.get(name))
+            if value is not None:
+                numbers[name] = value
+        return numbers
+
+    def _download(self) -> Mapping[str, Any]:
+        values = getattr(self._fc, "fc_parameters", None)
+        return values if isinstance(values, Mapping) else {}
+
+    def vehicle_type(self) -> object:
+        """The host's vehicle type (a MAV_TYPE number or a name), or None."""
+        return getattr(getattr(self._fc, "info", None), "vehicle_type", None)
+
+    def files_vehicle_type(self) -> object:
+        return getattr(self._files, "vehicle_type", None)
+
+    def firmware_text(self) -> str | None:
+        """The firmware the host read from the vehicle, shown escaped and bounded."""
+        info = getattr(self._fc, "info", None)
+        for attribute in ("flight_sw_version_and_type", "flight_sw_version"):
+            value = getattr(info, attribute, None)
+            if isinstance(value, str) and value.strip():
+                return readable_text(value)
+        return None
+
+    def step_file(self) -> tuple[str | None, dict[str, float]]:
+        """The step's parameter file open in the editor and its numeric values."""
+        name = getattr(self._editor, "current_file", None)
+        files = getattr(self._files, "file_parameters", None)
+        if not isinstance(name, str) or not isinstance(files, Mapping):
+            return None, {}
+        entries = files.get(name)
+        if not isinstance(entries, Mapping):
+            return None, {}
+        values = {key: number for key, raw in entries.items() if (number := _float_or_none(raw)) is not None}
+        return name, values
+
+    def report_directory(self) -> str | None:
+        directory = getattr(self._files, "vehicle_dir", None)
+        return directory if isinstance(directory, str) and directory else None

@@ -1,0 +1,490 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
+
+`GuidedTestTracker` is fed by the data model with every message of the selected vehicle the poll
+reads, in order (RC_CHANNELS for all 16 inputs and SYS_STATUS through the model's intake;
+HEARTBEAT for the vehicle type, AUTOPILOT_VERSION, PARAM_VALUE and STATUSTEXT through
+`observers`), and with the lifecycle (new connection, new test, resume).  Once a tick, `plan()`
+says which parameters it wants read (the model sends the reads) and drives a program-owned
+transmitter; `build()` turns what it gathered and the poll's `LiveReadings` into the frozen
+`GuidedTest` with findings and verdict, keeping the previous one while none of its inputs moved
+and time alone cannot change it.
+
+What it reads of its host is `HostFacts`; a program-owned transmitter is `ProgramTransmitter`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .evidence import (
+    FLIGHT_MODE_ROLE,
+    ChannelSpans,
+    FailsafeWitness,
+    RadioTimeline,
+    channel_roles,
+    flight_mode_reading,
+)
+from .findings import parameter_findings
+from .findings.inputs import FindingInputs
+from .firmware import (
+    MAX_RC_CHANNEL,
+    ROLE_PARAMETERS,
+    FirmwareVersion,
+    VehicleFamily,
+    centring,
+    failsafe_timing,
+    family_from_mav_type,
+    family_from_name,
+    throttle_channel,
+    version_from_autopilot_version,
+    version_from_banner,
+    wanted_parameters,
+)
+from .guide import GuideInputs, TransmitterGuide
+from .host_facts import HostFacts
+from .parameter_reads import ParameterReader
+from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .readings import readable_text
+from .snapshot import (
+    FailsafeStatus,
+    Finding,
+    GuidedTest,
+    LinkEvent,
+    LiveReadings,
+)
+from .sticks import judge_sticks, stick_axes
+from .verdict import VerdictInputs, decide_verdict
+
+# A family's names with and without a throttle channel known, and a few more: plenty.
+_MAX_WANTED_MEMO = 16
+# Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
+MAX_LINK_EVENTS = 20
+_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+
+
+class GuidedTestTracker:
+    """State of the guided test, fed message by message; see the module docstring."""
+
+    def __init__(
+        self,
+        reader: ParameterReader,
+        flight_controller: object,
+        local_filesystem: object = None,
+        parameter_editor: object = None,
+    ) -> None:
+        # The reads are the model's to send (the one place that writes to the link); the tracker
+        # says which names it wants and reads the answers.
+        self._reader = reader
+        self._host = HostFacts(flight_controller, local_filesystem, parameter_editor)
+        self._transmitter = ProgramTransmitter()
+        self._spans = ChannelSpans()
+        self._radio = RadioTimeline()
+        self._witness = FailsafeWitness()
+        self._guide = TransmitterGuide()
+        self._mav_type: int | None = None
+        # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
+        self._autopilot_version: FirmwareVersion | None = None
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._live_throttle_min: int | None = None
+        self._was_counting = False
+        self._known_on_of: tuple[object, bool] = (None, True)
+        self._previous_count: object = None
+        self._previous_channels: tuple[int, ...] | None = None
+        self._link_events: tuple[LinkEvent, ...] = ()
+        self._previous_failsafe: FailsafeStatus | None = None
+        self._previous_guide: object = None
+        self._observers: dict[str, Callable[[Any, float], None]] = {
+            "PARAM_VALUE": self._observe_parameter,
+            "STATUSTEXT": self._observe_text,
+            "HEARTBEAT": self._observe_heartbeat,
+            "AUTOPILOT_VERSION": self._observe_autopilot_version,
+        }
+        # The host's parameters as numbers, merged with those read: reading a large host download
+        # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
+        # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
+        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
+        self._wanted_memo: dict[tuple[VehicleFamily, float | None], tuple[str, ...]] = {}
+        self._roles_memo: tuple[object, dict[int, str]] | None = None
+        self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
+        self._family: VehicleFamily | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def connection_changed(self) -> None:
+        """A new connection may be another vehicle: forget all of it."""
+        self._reader.reset()
+        self._forget_derived()
+        self._radio.reset()
+        self._mav_type = None
+        self._autopilot_version = None
+        self.restart_test()
+
+    def restart_test(self) -> None:
+        self._spans.restart()
+        self._witness.restart()
+        self._radio.restart()
+        self._guide.restart()
+        self._failsafe = FailsafeStatus.UNKNOWN
+        self._transmitter.restart()
+        self._live_throttle_min = None
+        self._was_counting = False
+        self._previous_channels = None
+        self._link_events = ()
+
+    def resumed(self) -> None:
+        """After a pause the host may have uploaded parameters: read them again."""
+        self._reader.forget_reads()
+        self._forget_derived()
+
+    def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
+        """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
+        self._transmitter.set_switch(switch)
+
+    def set_stick_mover(self, mover: StickMover | None) -> None:
+        """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
+        self._transmitter.set_mover(mover)
+
+    def skip_stick(self, now: float) -> None:
+        """The user passes over the stick the stick step asks for now."""
+        self._guide.skip_stick(now)
+
+    def note_transmitter(self, on: bool, now: float, *, by_program: bool) -> None:
+        self._guide.note_switch(on, now, by_program=by_program)
+
+    def note_link_event(self, text: str, now: float) -> None:
+        event = LinkEvent(now, readable_text(text, limit=400))
+        self._link_events = (*self._link_events, event)[-MAX_LINK_EVENTS:]
+
+    # ----------------------------------------------------------------- messages
+
+    @property
+    def observers(self) -> Mapping[str, Callable[[Any, float], None]]:
+        """Message type -> what the guided test does with a message of the selected vehicle (the
+        receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
+        return self._observers
+
+    def observe_rc_channels(self, msg: Any) -> None:
+        """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
+        # A receiver at rest repeats itself: the same channels under the same failsafe and
+        # transmitter state change nothing, which one comparison of the raw values tells.
+        chancount = msg.chancount
+        raw = _CHANNEL_VALUES(msg)
+        failsafe, guide = self._failsafe, self._guide.state
+        repeated = chancount == self._previous_count and raw == self._previous_channels
+        if repeated and failsafe is self._previous_failsafe and guide is self._previous_guide:
+            return
+        self._previous_count, self._previous_channels = chancount, raw
+        self._previous_failsafe, self._previous_guide = failsafe, guide
+        chancount = int(chancount)
+        if chancount < MAX_RC_CHANNEL:
+            # Channels beyond chancount carry nothing the spans keep.
+            raw = raw[: max(chancount, 0)]
+        live = self._failsafe is not FailsafeStatus.ACTIVE
+        changed = self._spans.observe(chancount, raw, live=live)
+        # Only input while the transmitter is known to be on counts as "the stick goes this low";
+        # a receiver at rest repeats itself, and a repeat lowers nothing unless counting began.
+        counting = live and self._transmitter_known_on()
+        if counting and (changed or not self._was_counting):
+            self._note_live_throttle()
+        self._was_counting = counting
+
+    def _transmitter_known_on(self) -> bool:
+        """Not between a switch-off and the switch back on, as of the guide's latest state."""
+        state = self._guide.state
+        if state is not self._known_on_of[0]:
+            self._known_on_of = (state, not (state.off_at is not None and state.on_at is None))
+        return self._known_on_of[1]
+
+    def note_failsafe(self, failsafe: FailsafeStatus) -> None:
+        """What the latest SYS_STATUS of the vehicle says of RC failsafe (the model reads it once)."""
+        self._failsafe = failsafe
+
+    def _observe_parameter(self, msg: Any, now: float) -> None:
+        del now
+        if self._reader.handle_message(msg):
+            self._forget_derived()
+
+    def _observe_text(self, msg: Any, now: float) -> None:
+        self._radio.observe(msg.text, int(msg.severity), now)
+
+    def _observe_heartbeat(self, msg: Any, now: float) -> None:
+        del now
+        mav_type = int(msg.type)
+        if mav_type != self._mav_type:
+            self._mav_type = mav_type
+            self._forget_derived()
+
+    def _observe_autopilot_version(self, msg: Any, now: float) -> None:
+        del now
+        raw = getattr(msg, "flight_sw_version", None)
+        if type(raw) is int and raw > 0:
+            version = version_from_autopilot_version(raw)
+            if version != self._autopilot_version:
+                self._autopilot_version = version
+                self._forget_derived()
+
+    def _firmware(self) -> tuple[FirmwareVersion | None, str | None]:
+        """One answer for the vehicle's firmware, its version and the text shown for it: the host's,
+        else the vehicle's AUTOPILOT_VERSION, else its banner (a banner that names another version
+        than AUTOPILOT_VERSION is not shown for it)."""
+        host = self._host.firmware_text()
+        banner = self._radio.firmware
+        version = version_from_banner(host) or self._autopilot_version or version_from_banner(banner)
+        if host is not None:
+            return version, host
+        if self._autopilot_version is not None and version_from_banner(banner) != self._autopilot_version:
+            return version, str(self._autopilot_version)
+        return version, banner
+
+    def _note_live_throttle(self) -> None:
+        value = self._spans.last(throttle_channel(self._values()))
+        if value is not None:
+            low = self._live_throttle_min
+            self._live_throttle_min = value if low is None else min(low, value)
+
+    # ----------------------------------------------------------------- per tick
+
+    def plan(self, now: float) -> None:
+        """Decide what this tick asks for: the parameter reads the test wants now (the model sends
+        them) and, for a program-owned transmitter and sticks, what they are to do."""
+        family = self.family()
+        host, values = self._host_and_values()
+        self._reader.want(self._wanted(family, values), host)
+        self._transmitter.drive(self._guide, centring(family, "throttle"), now)
+
+    # ----------------------------------------------------------------- knowledge
+
+    def family(self) -> VehicleFamily:
+        """The vehicle's firmware family, worked out once per snapshot."""
+        if self._family is None:
+            self._family = self._find_family()
+        return self._family
+
+    def _find_family(self) -> VehicleFamily:
+        family = family_from_mav_type(self._mav_type)
+        if family is VehicleFamily.UNKNOWN:
+            vehicle_type = self._host.vehicle_type()
+            if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
+                family = family_from_mav_type(vehicle_type)
+            else:
+                family = family_from_name(vehicle_type)
+        if family is VehicleFamily.UNKNOWN:
+            family = family_from_name(self._host.files_vehicle_type())
+        return family
+
+    def _forget_derived(self) -> None:
+        self._derived = None
+        self._family = None
+
+    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
+        """The host's numbers and all values known (the host's win), computed once per snapshot.
+
+        A host's download holds about a thousand parameters and the check reads some thirty of
+        them, so only those names are looked up in it.
+        """
+        if self._derived is None:
+            family = self.family()
+            reads = self._reader.values
+            if not self._host.has_download():
+                self._derived = {}, reads
+                return self._derived
+            base = self._wanted(family, {})
+            host = self._host.numbers(base)
+            values = {**reads, **host} if reads else dict(host)
+            # Which RCn_MIN is wanted depends on RCMAP_THROTTLE, known only now.
+            more = [name for name in self._wanted(family, values) if name not in base]
+            if more:
+                host.update(self._host.numbers(more))
+                values = {**reads, **host} if reads else dict(host)
+            self._derived = host, values
+        return self._derived
+
+    def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
+        """`wanted_parameters`, again only when the family or the throttle channel changed."""
+        key = (family, values.get("RCMAP_THROTTLE"))
+        wanted = self._wanted_memo.get(key)
+        if wanted is None:
+            if len(self._wanted_memo) >= _MAX_WANTED_MEMO:
+                self._wanted_memo.clear()
+            wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values))
+        return wanted
+
+    def _roles(self, family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
+        """`channel_roles`, again only when a parameter it reads changed."""
+        key = (family, tuple(values.get(name) for name in ROLE_PARAMETERS))
+        memo = self._roles_memo
+        if memo is None or memo[0] != key:
+            memo = self._roles_memo = (key, channel_roles(family, values))
+        return memo[1]
+
+    def _values(self) -> dict[str, float]:
+        return self._host_and_values()[1]
+
+    # ----------------------------------------------------------------- snapshot
+
+    def build(self, live: LiveReadings, target: tuple[int | None, int | None] = (None, None)) -> GuidedTest:
+        """The guided test as of this poll's ``live`` readings.
+
+        Built every poll, and most polls change nothing it shows: the previous one is kept when
+        every input is the same and time alone cannot change it (no deadline runs).
+        """
+        try:
+            self._witness.observe(
+                active=live.failsafe is FailsafeStatus.ACTIVE,
+                rssi=live.rssi if live.rc_channels_live else None,
+                throttle_us=self._spans.last(throttle_channel(self._values())),
+                transmitter_off=self._guide.state.off_at is not None and self._guide.state.on_at is None,
+            )
+            key = self._inputs(live, target)
+            memo = self._guided_memo
+            if memo is not None and memo[0] == key and self._guide.unchanged_at(live.now):
+                return memo[1]
+            check = self._build(live, target)
+            self._guided_memo = (key, check)
+            return check
+        finally:
+            # The host may change its parameters before the next poll.
+            self._forget_derived()
+
+    def _inputs(self, live: LiveReadings, target: tuple[int | None, int | None]) -> tuple[object, ...]:
+        """Everything `_build` reads but the time."""
+        return (
+            self.family(),
+            self._host_and_values()[1],
+            self._host.step_file(),
+            self._firmware(),
+            self._autopilot_version,
+            self._host.report_directory(),
+            target,
+            self._mav_type,
+            self._transmitter.switches,
+            self._live_throttle_min,
+            self._reader.version,
+            self._spans.version,
+            self._radio.version,
+            self._witness.version,
+            self._guide.version,
+            self._guide.sticks_version,
+            self._link_events,
+            live.telemetry_live,
+            live.connected,
+            live.receiver_present,
+            live.failsafe,
+            live.failsafe_observed,
+            live.recovery_observed,
+            live.failsafe_transitions,
+            live.rssi,
+            live.rc_channels_live,
+        )
+
+    def _build(self, live: LiveReadings, target: tuple[int | None, int | None]) -> GuidedTest:
+        family = self.family()
+        host, values = self._host_and_values()
+        wanted = self._wanted(family, values)
+        unavailable = self._reader.unavailable
+        parameters = self._reader.listing(wanted, host)
+        step_name, step_all = self._host.step_file()
+        step_values = {name: step_all[name] for name in wanted if name in step_all}
+        roles = self._roles(family, values)
+        channels = self._spans.evidence(roles)
+        version, firmware = self._firmware()
+        timeout = failsafe_timing(family, version).timeout_s(values)
+        pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
+        stick_pwm = {
+            number: pwm
+            for number, pwm in pwm_of.items()
+            if roles.get(number, FLIGHT_MODE_ROLE) != FLIGHT_MODE_ROLE
+        }
+        axes = stick_axes(family)
+        guide = self._guide.update(
+            GuideInputs(
+                now=live.now,
+                telemetry_live=live.telemetry_live,
+                transitions=live.failsafe_transitions,
+                failsafe_timeout_s=timeout,
+                automatic=self._transmitter.switches,
+                throttle_us=self._spans.last(throttle_channel(values)),
+                stick_pwm=stick_pwm,
+                channel_pwm=pwm_of,
+                stick_axes=axes,
+                family=family,
+                program_sticks=self._transmitter.moves_sticks,
+            )
+        )
+        sticks = judge_sticks(family, values, self._guide.stick_observations)
+        findings = self._findings(
+            FindingInputs(
+                family=family,
+                values=values,
+                unavailable=frozenset(name for name in unavailable if name in wanted),
+                step_file=step_name,
+                step_values=step_values,
+                receiver_present=live.receiver_present,
+                rssi_live=live.rc_channels_live,
+                rssi=live.rssi,
+                detected_protocol=self._radio.detected_protocol,
+                live_throttle_min_us=self._live_throttle_min,
+                failsafe_seen=self._witness.failsafe_seen,
+                throttle_at_failsafe_us=self._witness.throttle_at_failsafe_us,
+                rssi_before_failsafe=self._witness.rssi_before,
+                rssi_during_failsafe=self._witness.rssi_during_max,
+                sticks=sticks,
+                firmware_version=version,
+            )
+        )
+        complete = all(name in values or name in unavailable for name in wanted)
+        verdict = decide_verdict(
+            VerdictInputs(
+                family=family,
+                values=values,
+                findings=findings,
+                guide=guide,
+                channels=channels,
+                connected=live.connected,
+                telemetry_live=live.telemetry_live,
+                receiver_present=live.receiver_present,
+                failsafe=live.failsafe,
+                failsafe_observed=live.failsafe_observed,
+                recovery_observed=live.recovery_observed,
+                transitions=live.failsafe_transitions,
+                parameters_complete=complete,
+                failsafe_timeout_s=timeout,
+                now=live.now,
+                sticks=sticks,
+            )
+        )
+        return GuidedTest(
+            family=family,
+            system_id=target[0],
+            component_id=target[1],
+            mav_type=self._mav_type,
+            firmware=firmware,
+            parameters=parameters,
+            parameters_complete=complete,
+            step_file=step_name,
+            findings=findings,
+            channels=channels,
+            flight_mode=flight_mode_reading(family, values, pwm_of),
+            radio_messages=self._radio.messages,
+            detected_protocol=self._radio.detected_protocol,
+            sticks=sticks,
+            transmitter_events=self._guide.events,
+            link_events=self._link_events,
+            guide=guide,
+            verdict=verdict,
+            report_directory=self._host.report_directory(),
+        )
+
+    def _findings(self, inputs: FindingInputs) -> tuple[Finding, ...]:
+        """The rules run again only when something they read changed, which is rare mid-test."""
+        memo = self._findings_memo
+        if memo is not None and memo[0] == inputs:
+            return memo[1]
+        findings = parameter_findings(inputs)
+        self._findings_memo = (inputs, findings)
+        return findings

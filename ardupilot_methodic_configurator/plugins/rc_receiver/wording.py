@@ -1,0 +1,570 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every sentence the receiver check shows of a snapshot, in one place, for every view.
+
+The Tk view, the terminal view and the report word the same facts the same way: the guidance, the
+stream requests and their outcomes, the notices about the link and the streams, the guided test's
+step, channel roles and ranges, the flight-mode slot, findings, radio messages and the verdict's
+label.  Pure functions of snapshot fields, through `_()`; no Tk, so the terminal needs none.  The
+terminal's own lines (its status line, its event log, its key prompts and its summary) are worded
+here too, in their own section, so no view words a failsafe, an RSSI or a step itself.
+"""
+
+from __future__ import annotations
+
+from ... import _
+from .evidence import FLIGHT_MODE_ROLE
+from .firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
+from .readings import RSSI_MAX
+from .snapshot import (
+    STALE_AFTER_S,
+    ChannelEvidence,
+    FailsafeStatus,
+    Finding,
+    FlightModeReading,
+    GuidedTest,
+    GuideStep,
+    IntervalRequestOutcome,
+    IntervalRequestStatus,
+    RadioMessage,
+    RCReceiverState,
+    Severity,
+    StickOutcome,
+    StickPrompt,
+    StickResult,
+    VerdictResult,
+)
+
+
+def guidance_text() -> str:
+    return "\n\n".join(
+        (
+            _(
+                "1. Upload your receiver parameter edits (RC_PROTOCOLS, SERIALn_PROTOCOL, RSSI_TYPE, "
+                "failsafe settings) to the flight controller first; this check only reads telemetry "
+                "and changes no parameter. Some of these settings need a reboot to take effect."
+            ),
+            _(
+                "2. Move the sticks and switches that drive the first five channels and check that "
+                "the CH1 to CH5 bars follow them."
+            ),
+            _(
+                "3. Switch the transmitter off. 'RC failsafe' must become active and 'Failsafe "
+                "observed during this test' must change to yes."
+            ),
+            _(
+                "4. Switch the transmitter back on. 'RC failsafe' must return to not active and "
+                "'Recovery observed' must change to yes."
+            ),
+            _(
+                "'Receiver seen by the flight controller' means the flight controller has received RC "
+                "input at some time since it booted, not that it receives it now. Only moving channels "
+                "and the transmitter-off test show that it receives now: while in RC failsafe the "
+                "channels keep showing their last values."
+            ),
+            _(
+                "Stop any RC override from a ground station during the test: overrides make a lost "
+                "receiver look present and healthy."
+            ),
+        )
+    )
+
+
+def interval_text(interval_us: int) -> str:
+    if interval_us > 0:
+        return _("{rate:.1f} Hz").format(rate=1_000_000 / interval_us)
+    if interval_us == 0:
+        return _("default rate")
+    return _("off")
+
+
+def request_outcome_text(request: IntervalRequestStatus) -> str:
+    """What became of one interval request, worded once for the window and the terminal view."""
+    outcome = request.outcome
+    if outcome is IntervalRequestOutcome.REJECTED:
+        return _("rejected: {reason}").format(reason=request.reason or _("no reason given"))
+    if outcome is IntervalRequestOutcome.SEND_FAILED:
+        return _("send failed: {reason}").format(reason=request.reason or _("no reason given"))
+    words = {
+        IntervalRequestOutcome.NOT_REQUESTED: _("not requested"),
+        IntervalRequestOutcome.PENDING: _("pending"),
+        IntervalRequestOutcome.ACCEPTED: _("accepted"),
+        IntervalRequestOutcome.NO_ANSWER: _("no answer"),
+    }
+    return words[outcome]
+
+
+def request_text(request: IntervalRequestStatus | None) -> str:
+    if request is None or request.outcome is IntervalRequestOutcome.NOT_REQUESTED:
+        return _("interval not requested")
+    return _("interval request ({rate}): {outcome}").format(
+        rate=interval_text(request.interval_us), outcome=request_outcome_text(request)
+    )
+
+
+def relative_time_text(observed: bool, at: float | None, test_started_at: float) -> str:
+    if not observed:
+        return _("not yet")
+    if at is None:
+        return _("yes")
+    return _("yes, at {seconds:.1f} s").format(seconds=max(0.0, at - test_started_at))
+
+
+def stream_freshness(state: RCReceiverState) -> tuple[bool, bool, bool, bool]:
+    """(RC_CHANNELS expired, SYS_STATUS expired, RC_CHANNELS awaited, SYS_STATUS awaited).
+
+    A stream "expired" once it was seen and then fell silent; it is "awaited" if never seen.
+    """
+    return (
+        not state.rc_channels_live and state.rc_channels_age_s is not None,
+        not state.sys_status_live and state.sys_status_age_s is not None,
+        not state.rc_channels_live and state.rc_channels_age_s is None,
+        not state.sys_status_live and state.sys_status_age_s is None,
+    )
+
+
+def notice_lines(state: RCReceiverState, view_error: str | None) -> tuple[list[str], bool]:
+    """The notice lines (internal errors, link problems, expired or awaited streams, backlog) and
+    whether one is a problem.  ``view_error`` is an internal error the view itself met."""
+    rc_expired, sys_expired, rc_waiting, sys_waiting = stream_freshness(state)
+    lines: list[str] = []
+    if state.internal_error is not None:
+        lines.append(state.internal_error)
+    if view_error is not None and view_error != state.internal_error:
+        lines.append(view_error)
+    if state.impostor_datagrams:
+        lines.append(impostor_text(state.impostor_datagrams))
+    if state.link_error is not None:
+        lines.append(_("Link error: {error}").format(error=state.link_error))
+    elif not state.connected:
+        lines.append(_("No flight controller connected."))
+    problem = bool(lines)
+    if state.connected:
+        if rc_expired and sys_expired:
+            lines.append(
+                _("No telemetry for {seconds} s — readings cleared.").format(seconds=f"{STALE_AFTER_S:g}")
+            )
+        elif rc_expired:
+            lines.append(
+                _("No RC_CHANNELS for {seconds} s — channel and RSSI readings cleared.").format(
+                    seconds=f"{STALE_AFTER_S:g}"
+                )
+            )
+        elif sys_expired:
+            lines.append(
+                _("No SYS_STATUS for {seconds} s — receiver status is unknown.").format(
+                    seconds=f"{STALE_AFTER_S:g}"
+                )
+            )
+        problem = problem or rc_expired or sys_expired
+        if rc_waiting and sys_waiting:
+            lines.append(_("Waiting for RC_CHANNELS and SYS_STATUS from the flight controller…"))
+        elif rc_waiting:
+            lines.append(_("Waiting for RC_CHANNELS from the flight controller…"))
+        elif sys_waiting:
+            lines.append(_("Waiting for SYS_STATUS from the flight controller…"))
+    if state.backlog:
+        lines.append(_("Messages arrive faster than they are read; readings may lag behind (backlog)."))
+    return lines, problem
+
+
+def role_label(role: str | None) -> str:
+    """The role's name as a person reads it."""
+    labels = {
+        "roll": _("Roll"),
+        "pitch": _("Pitch"),
+        "throttle": _("Throttle"),
+        "yaw": _("Yaw"),
+        "steering": _("Steering"),
+        FLIGHT_MODE_ROLE: _("Flight mode"),
+    }
+    return labels.get(role or "", "")
+
+
+def stick_name(family: VehicleFamily, axis: str) -> str:
+    """The stick as the vehicle's pilots call it ("pitch", a plane's "elevator (pitch)")."""
+    if family is VehicleFamily.ROVER:
+        names = {"roll": _("steering"), "throttle": _("throttle")}
+    elif family is VehicleFamily.PLANE:
+        names = {
+            "roll": _("aileron (roll)"),
+            "pitch": _("elevator (pitch)"),
+            "throttle": _("throttle"),
+            "yaw": _("rudder (yaw)"),
+        }
+    else:
+        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": _("throttle"), "yaw": _("yaw")}
+    return names.get(axis, axis)
+
+
+def stick_action(family: VehicleFamily, axis: str) -> str:
+    """Which way the stick step asks to push ``axis``: the way ArduPilot's convention names."""
+    if axis == "throttle":
+        return _("fully forward") if family is VehicleFamily.ROVER else _("fully up")
+    if axis == "pitch":
+        return _("fully forward (nose down)") if family is VehicleFamily.PLANE else _("fully forward")
+    return _("fully right")
+
+
+def stick_instruction(family: VehicleFamily, prompt: StickPrompt) -> str:
+    """The stick step's request for one stick ("Stick 2 of 4: push the pitch stick fully forward…")."""
+    name, action = stick_name(family, prompt.axis), stick_action(family, prompt.axis)
+    if prompt.by_program:
+        if not prompt.pushed:
+            return _(
+                "Stick {number} of {count}: the program centres its sticks before it moves the {stick} stick."
+            ).format(number=prompt.number, count=prompt.count, stick=name)
+        return _("Stick {number} of {count}: the program pushes its {stick} stick {action}.").format(
+            number=prompt.number, count=prompt.count, stick=name, action=action
+        )
+    if not centring(family, prompt.axis):
+        return _(
+            "Stick {number} of {count}: from the bottom, push the {stick} stick {action} and hold it there, "
+            "the other sticks centred."
+        ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+    return _(
+        "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other sticks "
+        "centred and the throttle down."
+    ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+
+
+def stick_outcome_label(outcome: str) -> str:
+    """A `StickOutcome` value as a word or two ("correct", "reversed"...); the value if unknown."""
+    labels = {
+        StickOutcome.PENDING.value: _("not checked"),
+        StickOutcome.CORRECT.value: _("correct"),
+        StickOutcome.REVERSED.value: _("reversed"),
+        StickOutcome.WRONG_CHANNEL.value: _("wrong channel"),
+        StickOutcome.NO_MOVEMENT.value: _("no channel moved"),
+        StickOutcome.SKIPPED.value: _("skipped"),
+    }
+    return labels.get(outcome, outcome)
+
+
+def stick_outcome_text(family: VehicleFamily, stick: StickResult) -> str:
+    """One stick's result in a few words, for the step's list and the reports."""
+    name = stick_name(family, stick.axis)
+    texts = {
+        StickOutcome.CORRECT: _("{stick}: correct, CH{moved} {rest} → {end} µs"),
+        StickOutcome.REVERSED: _("{stick}: REVERSED, CH{moved} {rest} → {end} µs"),
+        StickOutcome.WRONG_CHANNEL: _("{stick}: CH{moved} moved, but {parameter} = {channel}"),
+    }
+    if stick.outcome not in texts:
+        return _("{stick}: {outcome}").format(stick=name, outcome=stick_outcome_label(stick.outcome.value))
+    return texts[stick.outcome].format(
+        stick=name,
+        moved=stick.moved_channel,
+        rest=stick.rest_us,
+        end=stick.end_us,
+        parameter=stick.parameter,
+        channel=stick.channel,
+    )
+
+
+def sticks_text(check: GuidedTest) -> str:
+    """What the stick step found so far, one stick after the other; empty before it found anything."""
+    if all(stick.outcome is StickOutcome.PENDING for stick in check.sticks):
+        return ""
+    return _("Sticks: {sticks}").format(
+        sticks="; ".join(stick_outcome_text(check.family, stick) for stick in check.sticks)
+    )
+
+
+def verdict_label(result: VerdictResult) -> str:
+    """The verdict as a person reads it, in the active language (the value itself is for machines)."""
+    labels = {
+        VerdictResult.PASSED: _("PASSED"),
+        VerdictResult.INCOMPLETE: _("INCOMPLETE"),
+        VerdictResult.FAILED: _("FAILED"),
+    }
+    return labels[result]
+
+
+def guide_instruction(check: GuidedTest) -> str:
+    """What the guide asks for now, in a person's words (the program's own steps for a demo)."""
+    guide = check.guide
+    automatic = guide.automatic
+    texts = {
+        GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
+        GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.SWITCH_OFF: _("The program switches its transmitter off now.")
+        if automatic
+        else _("Switch the transmitter off now, then press \u201cIt is off\u201d."),
+        GuideStep.WAIT_FAILSAFE: _(
+            "Transmitter off: waiting for the flight controller to report RC failsafe."
+        ),
+        GuideStep.SWITCH_ON: _("The program switches its transmitter back on now.")
+        if automatic
+        else _("Switch the transmitter back on, then press \u201cIt is on\u201d."),
+        GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
+        GuideStep.DONE: _("Test finished. Press \u201cStart a new test\u201d to repeat it."),
+    }
+    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
+        return stick_instruction(check.family, guide.stick)
+    return texts[guide.step]
+
+
+def channel_role_text(channel: ChannelEvidence | None) -> str:
+    if channel is None or channel.role is None:
+        return ""
+    return role_label(channel.role)
+
+
+def channel_span_text(channel: ChannelEvidence | None) -> str:
+    """The range a channel covered and whether it counts as moved."""
+    if channel is None or channel.min_us is None or channel.max_us is None:
+        return ""
+    if channel.moved:
+        return _("moved {low}–{high}").format(low=channel.min_us, high=channel.max_us)
+    return _("span {span} µs").format(span=channel.span_us)
+
+
+def flight_mode_text(reading: FlightModeReading | None) -> str:
+    if reading is None:
+        return ""
+    if reading.slot is None:
+        return _("Flight mode channel CH{channel}: no valid position").format(channel=reading.channel)
+    mode = reading.mode_name or (
+        _("mode {number}").format(number=reading.mode_number)
+        if reading.mode_number is not None
+        else _("unknown")
+    )
+    text = _("Flight mode channel CH{channel}: {pwm} µs, slot {slot}: {mode}").format(
+        channel=reading.channel, pwm=reading.pwm, slot=reading.slot, mode=mode
+    )
+    if reading.channel_is_default:
+        text += " " + _("(default channel)")
+    return text
+
+
+def finding_text(finding: Finding) -> str:
+    marks = {Severity.BLOCKING: "\u2716", Severity.WARNING: "\u26a0", Severity.INFO: "\u2139"}
+    return f"{marks[finding.severity]} {finding.message} {finding.action}"
+
+
+def message_text(message: RadioMessage, test_started_at: float) -> str:
+    return _("{seconds:6.1f} s  {text}").format(
+        seconds=max(0.0, message.at - test_started_at), text=message.text
+    )
+
+
+def rssi_is_link_quality(check: GuidedTest) -> bool:
+    """``RC_OPTIONS`` bit 11: the RSSI the flight controller reports is CRSF link quality."""
+    options = check.parameter("RC_OPTIONS")
+    return options is not None and bool(int(options) & RC_OPTION_CRSF_LINK_QUALITY)
+
+
+def describe_transport_error(error: BaseException) -> str:
+    detail = str(error) or type(error).__name__
+    if isinstance(error, OSError):  # serial.SerialException is an OSError too
+        return _("Lost the connection to the flight controller: {detail}").format(detail=detail)
+    return _("Could not read from the flight controller: {detail}").format(detail=detail)
+
+
+def describe_internal_error(error: BaseException) -> str:
+    """A fault of the check itself, said as such: not the link's, and where the details are."""
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return _(
+        "Internal error of the receiver check ({detail}). This is a fault of the program, not of "
+        "the link; the log has the details. Please report it."
+    ).format(detail=detail)
+
+
+def impostor_text(count: int) -> str:
+    """Another program sends on this port in the vehicle's name; its datagrams are not evidence."""
+    return _(
+        "Another sender on this port claims to be the vehicle: {count} of its datagrams were "
+        "ignored. Only the vehicle's own address counts."
+    ).format(count=count)
+
+
+# Sentences of the terminal's views
+
+
+def screen_title_text() -> str:
+    return _("RC receiver check  (Ctrl+C to quit)")
+
+
+def yes_no_unknown_text(value: bool | None) -> str:
+    if value is None:
+        return _("unknown")
+    return _("yes") if value else _("no")
+
+
+def failsafe_status_text(status: FailsafeStatus) -> str:
+    return {
+        FailsafeStatus.ACTIVE: _("ACTIVE"),
+        FailsafeStatus.NOT_ACTIVE: _("not active"),
+        FailsafeStatus.UNKNOWN: _("unknown"),
+    }[status]
+
+
+def request_line_text(request: IntervalRequestStatus) -> str:
+    return _("{message} interval request: {outcome}").format(
+        message=request.message_name, outcome=request_outcome_text(request)
+    )
+
+
+def rssi_reading_text(state: RCReceiverState) -> str:
+    """RSSI, or CRSF link quality where ``RC_OPTIONS`` says so, on the reported 0-254 scale."""
+    link_quality = rssi_is_link_quality(state.guided)
+    if state.rssi is None:
+        return _("link quality unavailable") if link_quality else _("RSSI unavailable")
+    text = _("LQ {value}/{maximum}") if link_quality else _("RSSI {value}/{maximum}")
+    return text.format(value=state.rssi, maximum=RSSI_MAX)
+
+
+def time_in_test_text(state: RCReceiverState, at: float | None) -> str:
+    if at is None:
+        return ""
+    return _("at {seconds:.1f} s").format(seconds=max(0.0, at - state.test_started_at))
+
+
+def status_line_texts(state: RCReceiverState) -> list[str]:
+    """The parts of the terminal's status line after the channels, each a glance's worth."""
+    observed = _("yes, {when}").format(when=time_in_test_text(state, state.failsafe_observed_at))
+    parts = [
+        rssi_reading_text(state),
+        _("present: {value}").format(value=yes_no_unknown_text(state.receiver_present)),
+        _("RC failsafe: {value}").format(value=failsafe_status_text(state.failsafe)),
+        _("failsafe observed: {value}").format(value=observed if state.failsafe_observed else _("no")),
+        _("RC_CHANNELS {rc:.1f} Hz, SYS_STATUS {sys:.1f} Hz").format(
+            rc=state.rc_channels_rate_hz, sys=state.sys_status_rate_hz
+        ),
+    ]
+    if state.recovery_observed:
+        parts.append(_("recovery {when}").format(when=time_in_test_text(state, state.recovery_observed_at)))
+    if state.internal_error:
+        parts.append(_("internal error of the check (not the link): see the log"))
+    if state.impostor_datagrams:
+        parts.append(_("another sender on this port: {count} ignored").format(count=state.impostor_datagrams))
+    if state.link_error:
+        parts.append(_("link error: {error}").format(error=state.link_error))
+    elif not state.has_live_telemetry:
+        parts.append(_("no telemetry"))
+    if state.backlog:
+        parts.append(_("display behind"))
+    return parts
+
+
+def failsafe_now_text(status: FailsafeStatus) -> str:
+    return _("RC failsafe is now {value}").format(value=failsafe_status_text(status))
+
+
+def failsafe_observed_text(state: RCReceiverState) -> str:
+    return _("Failsafe observed {when} into the test").format(
+        when=time_in_test_text(state, state.failsafe_observed_at)
+    )
+
+
+def recovery_observed_text(state: RCReceiverState) -> str:
+    return _("Recovery observed {when} into the test").format(
+        when=time_in_test_text(state, state.recovery_observed_at)
+    )
+
+
+def receiver_seen_text(present: bool | None) -> str:
+    return _("Receiver seen by the flight controller: {value}").format(value=yes_no_unknown_text(present))
+
+
+def link_error_text(error: str) -> str:
+    return _("Link error: {error}").format(error=error)
+
+
+def link_restored_text() -> str:
+    return _("Link restored")
+
+
+def telemetry_lost_text() -> str:
+    return _("No telemetry for 3 s: readings cleared")
+
+
+def terminal_step_text(state: RCReceiverState) -> str:
+    """The guided test's step as the terminal asks for it: keys instead of buttons."""
+    guide = state.guided.guide
+    if guide.automatic:
+        texts = {
+            GuideStep.SWITCH_OFF: _("The program switches its transmitter off now."),
+            GuideStep.SWITCH_ON: _("The program switches its transmitter back on now."),
+        }
+    else:
+        texts = {
+            GuideStep.SWITCH_OFF: _("Switch the transmitter off now, then press o (it is off)."),
+            GuideStep.SWITCH_ON: _("Switch the transmitter back on, then press i (it is on)."),
+        }
+    common = {
+        GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
+        GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
+        GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
+        GuideStep.DONE: _("Test finished."),
+    }
+    if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
+        text = stick_instruction(state.guided.family, guide.stick)
+        return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
+    return texts.get(guide.step) or common[guide.step]
+
+
+def step_line_text(state: RCReceiverState) -> str:
+    return _("Step: {step}").format(step=terminal_step_text(state))
+
+
+def verdict_line_text(state: RCReceiverState) -> str:
+    verdict = state.guided.verdict
+    return _("Verdict: {result} - {detail}").format(
+        result=verdict.headline or verdict.result.value, detail=verdict.detail
+    )
+
+
+def channel_role_line_text(channel: ChannelEvidence) -> str:
+    """A channel with a role: which role, and whether it moved during the test."""
+    return _("CH{number} {role} {range}").format(
+        number=channel.number,
+        role=role_label(channel.role),
+        range=_("moved") if channel.moved else _("not moved"),
+    )
+
+
+def failsafe_held_values_text() -> str:
+    # ArduPilot keeps sending the last PWM values during failsafe: numbers alone prove nothing.
+    return _("RC failsafe: the channels show the last values held, not live input.")
+
+
+def finding_line_text(finding: Finding) -> str:
+    return _("finding: {text}").format(text=finding.message)
+
+
+def finding_event_text(finding: Finding) -> str:
+    return _("Finding ({severity}): {text}").format(severity=finding.severity.value, text=finding.message)
+
+
+def radio_message_event_text(message: RadioMessage) -> str:
+    return _("Flight controller: {text}").format(text=message.text)
+
+
+def failsafe_latency_text(latency_s: float) -> str:
+    return _("RC failsafe {latency:.1f} s after the transmitter went off.").format(latency=latency_s)
+
+
+def decoded_protocol_text(protocol: str) -> str:
+    return _("Receiver protocol the flight controller decodes: {protocol}").format(protocol=protocol)
+
+
+def finding_summary_text(finding: Finding) -> str:
+    return _("{severity}: {message} {action}").format(
+        severity=finding.severity.value, message=finding.message, action=finding.action
+    )
+
+
+def earlier_test_text(number: int, state: RCReceiverState) -> str:
+    return _("Earlier test {number} (before the link was re-established): {verdict}").format(
+        number=number, verdict=verdict_line_text(state)
+    )
+
+
+def report_written_text(json_path: object, markdown_path: object) -> str:
+    return _("Report written: {json} and {markdown}").format(json=json_path, markdown=markdown_path)
+
+
+def report_not_written_text(error: object) -> str:
+    return _("The report could not be written: {error}").format(error=error)

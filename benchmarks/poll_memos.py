@@ -1,0 +1,163 @@
+# SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What each memo of the receiver model's poll saves: the poll timed with all of them, and with
+each one taken away in turn.
+
+Strategy: the same replayed datagrams as bench_poll (``_poll_replay``: pymavlink's own receive
+path, no sockets), on three workloads: the receiver's streams at 5 Hz (``receiver``), a busy link
+(``busy``), and the window's 10 Hz tick (``tick``: every other poll finds nothing waiting).  A
+memo is taken away by patching, in this process only, the method that keeps it so that it never
+hits (or by calling the function it wraps).  The variants run in rotating order, several rounds;
+the medians are printed as the ratio of the poll's time without the memo to its time with all of
+them: above 1.0 the memo pays for itself.
+
+Run: .venv/bin/python benchmarks/poll_memos.py [rounds]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _poll_replay
+import bench_poll
+
+from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver import evidence
+from amc_rc_receiver.plugins.rc_receiver.evidence import channel_roles
+from amc_rc_receiver.plugins.rc_receiver.findings import parameter_findings
+from amc_rc_receiver.plugins.rc_receiver.firmware import wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ParameterReader
+from amc_rc_receiver.plugins.rc_receiver.streams import StreamRequests
+from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
+
+POLLS = 400
+BATCHES = 50
+
+
+@contextlib.contextmanager
+def _patched(owner: Any, name: str, value: Any) -> Iterator[None]:
+    original = owner.__dict__[name]
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+def _before(owner: Any, name: str, reset: Callable[[Any], None]) -> contextlib.AbstractContextManager[None]:
+    """``owner.name`` with ``reset(self)`` run before each call: its memo never hits."""
+    original = owner.__dict__[name]
+
+    def call(self: Any, *args: Any) -> Any:
+        reset(self)
+        return original(self, *args)
+
+    return _patched(owner, name, call)
+
+
+def _forget(attribute: str) -> Callable[[Any], None]:
+    def forget(self: Any) -> None:
+        setattr(self, attribute, None)
+
+    return forget
+
+
+@contextlib.contextmanager
+def _patched_module(module: Any, name: str, value: Any) -> Iterator[None]:
+    original = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, original)
+
+
+def _unique_inputs(self: Any, live: Any, target: Any) -> object:
+    del self, live, target
+    return object()
+
+
+MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
+    "the whole guided test": lambda: _patched(GuidedTestTracker, "_inputs", _unique_inputs),
+    "the finding rules": lambda: _patched(
+        GuidedTestTracker, "_findings", lambda self, inputs: parameter_findings(inputs)
+    ),
+    "the wanted names": lambda: _patched(
+        GuidedTestTracker, "_wanted", lambda self, family, values: wanted_parameters(family, dict(values))
+    ),
+    "the channel roles": lambda: _patched(
+        GuidedTestTracker, "_roles", lambda self, family, values: channel_roles(family, values)
+    ),
+    "the host's values once per snapshot": lambda: _before(
+        GuidedTestTracker, "_host_and_values", lambda self: setattr(self, "_derived", None)
+    ),
+    "a repeated RC_CHANNELS": lambda: _before(
+        GuidedTestTracker, "observe_rc_channels", lambda self: setattr(self, "_previous_count", object())
+    ),
+    "the parameter listing": lambda: _before(
+        ParameterReader, "listing", lambda self: setattr(self, "_listing", None)
+    ),
+    "the parameter wants": lambda: _before(
+        ParameterReader, "want", lambda self: setattr(self, "_wanted_for", None)
+    ),
+    "the stream statuses": lambda: _before(
+        StreamRequests, "statuses", lambda self: setattr(self, "_statuses", None)
+    ),
+    "STATUSTEXT decoding": lambda: _patched_module(evidence, "_classify", evidence._classify.__wrapped__),
+}
+
+
+def _time_polls(mix: str) -> float:
+    """Seconds per poll of a fresh model over ``POLLS`` polls of the workload."""
+    frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
+    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(BATCHES)]
+    master = _poll_replay.ReplayConnection()
+    model = RCReceiverDataModel(_poll_replay.Facade(master))
+    model.activate()
+    for index in range(20):  # warm-up: the first polls build the guided test from nothing
+        master.queue = list(batches[index % BATCHES])
+        model.poll()
+    started = time.perf_counter()
+    for index in range(POLLS):
+        if mix == "tick" and index % 2:
+            master.queue = []
+        else:
+            master.queue = list(batches[index % BATCHES])
+        model.poll()
+    return (time.perf_counter() - started) / POLLS
+
+
+def main() -> int:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    variants = ["all memos", *MEMOS]
+    mixes = ("receiver", "busy", "tick")
+    times: dict[tuple[str, str], list[float]] = {(v, m): [] for v in variants for m in mixes}
+    for round_index in range(rounds):
+        order = variants[round_index % len(variants) :] + variants[: round_index % len(variants)]
+        for variant in order:
+            with contextlib.ExitStack() as stack:
+                if variant != "all memos":
+                    stack.enter_context(MEMOS[variant]())
+                for mix in mixes:
+                    times[variant, mix].append(_time_polls(mix))
+    print(f"poll time without each memo / with all ({rounds} rounds of {POLLS} polls, medians):")
+    print(f"  {'':38s}" + "".join(f"{mix:>10s}" for mix in mixes))
+    base = {mix: statistics.median(times["all memos", mix]) for mix in mixes}
+    print(f"  {'all memos (µs per poll)':38s}" + "".join(f"{base[mix] * 1e6:10.1f}" for mix in mixes))
+    for variant in MEMOS:
+        ratios = [statistics.median(times[variant, mix]) / base[mix] for mix in mixes]
+        print(f"  {'without ' + variant:38s}" + "".join(f"{ratio:10.2f}" for ratio in ratios))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
