@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Every codec raises only ``CodecError``, for any datagram up to 64 KiB and numbers of any size.
 
-A short run of what ``fuzz/fuzz_codecs.py`` does at scale: random bytes, tiled fragments, and
-structure-aware datagrams (JSON of SITL's keys with huge numbers, deep nesting and odd strings;
-XRP block chains of any length; RflySim and servo packets with the right length and magic or
-checksum and any body).  Only exceptions are checked, never time, so the file runs the same on a
-loaded machine; the fuzzer reports the slowest inputs.
+The structure-aware side of fuzzing, beside the coverage-guided fuzzer of ``fuzz/`` (which
+mutates real traffic): random bytes, tiled fragments, and datagrams that byte mutations rarely
+reach (JSON of SITL's keys with huge numbers, deep nesting and odd strings; XRP block chains of
+any length; RflySim and servo packets with the right length and magic or checksum and any body).
+Only exceptions are checked, never time, so the file runs the same on a loaded machine; the
+fuzzer reports its slowest inputs.
 """
 
 from __future__ import annotations
