@@ -93,6 +93,7 @@ class RestartWatch:
         self._connected_generation: int | None = None
         self._identity: PortIdentity | None = None
         self._looked_up = False
+        self._conflict_said = False
 
     @property
     def enabled(self) -> bool:
@@ -154,6 +155,20 @@ class RestartWatch:
                 )
             )
         return None
+
+    def notices(self) -> list[str]:
+        """What the user should know about the link that is no reason to reconnect (once each)."""
+        link = self._link
+        if self._conflict_said or not link.is_connected or not getattr(link, "vehicle_clock_conflict", False):
+            return []
+        self._conflict_said = True
+        system_id = getattr(getattr(link, "info", None), "system_id", "") or "?"
+        return [
+            _(
+                "Two boot clocks take turns on this link: two vehicles with system id {system_id}? "
+                "The check stays connected; give each vehicle its own SYSID_THISMAV."
+            ).format(system_id=system_id)
+        ]
 
     def returned_device(self) -> str | None:
         """Where to connect now: the device path, once a vanished serial device is back."""
@@ -270,9 +285,13 @@ class LinkFollower:
                 self._retry_at = None
                 self._start(self._target)
             return []
+        notices = self._watch.notices()
+        if notices and self._announce is not None:
+            for notice in notices:
+                self._announce(notice)
         loss = self._watch.reason()
         if loss is None:
-            return []
+            return notices
         if self._announce is not None:
             self._announce(loss.text)  # the loss ends the old test's timeline
         if self._current_state is not None:
@@ -281,9 +300,12 @@ class LinkFollower:
         self._session.flight_controller.disconnect()
         if loss.wait_for_device:
             self._device_wait.start()
-            return [loss.text]
+            return [*notices, loss.text]
         self._start(self._watch.device)
-        return [_("{reason} Reconnecting to {device}…").format(reason=loss.text, device=self._watch.device)]
+        return [
+            *notices,
+            _("{reason} Reconnecting to {device}…").format(reason=loss.text, device=self._watch.device),
+        ]
 
     def _look_for_device(self) -> list[str]:
         device = self._device_wait.look(self._watch.returned_device)

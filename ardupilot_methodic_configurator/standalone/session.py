@@ -74,6 +74,8 @@ class CheckSession:
         # The tests that ran before the link was lost and re-established, oldest first (the
         # parameters may have changed across a reboot, so each is its own test, and report).
         self.previous_tests: list[RCReceiverState] = []
+        # Earlier tests let go to keep only the newest `MAX_PREVIOUS_TESTS` (said at the end).
+        self.dropped_tests = 0
 
     @property
     def model(self) -> RCReceiverDataModel:
@@ -98,7 +100,9 @@ class CheckSession:
         """Keep ``state``, the test on a link that was just lost, for its report."""
         if state.guided.system_id is None:
             return  # nothing was ever seen: no evidence to keep
-        self.previous_tests = [*self.previous_tests, state][-MAX_PREVIOUS_TESTS:]
+        kept = [*self.previous_tests, state]
+        self.dropped_tests += max(0, len(kept) - MAX_PREVIOUS_TESTS)
+        self.previous_tests = kept[-MAX_PREVIOUS_TESTS:]
 
     def take_notices(self) -> list[str]:
         """What the user should know about the sockets started since the last call (once each)."""

@@ -28,6 +28,7 @@ from ...plugins.rc_receiver.report import ReportPathError, earlier_report_base, 
 from ...plugins.rc_receiver.snapshot import GuideStep, RCReceiverState, Severity
 from ...plugins.rc_receiver.wording import flight_mode_text, role_label, stick_instruction, sticks_text
 from ..options import EXIT_ERROR, EXIT_STATUS
+from ..session import MAX_PREVIOUS_TESTS
 
 KEY_QUIT = "q"
 _ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT))
@@ -290,6 +291,15 @@ class TerminalCheck:
                 _("Earlier test {number} (before the link was re-established): {verdict}").format(
                     number=number, verdict=verdict_line(earlier)
                 )
+                + "\n"
+            )
+        dropped = int(getattr(self._session, "dropped_tests", 0))
+        if earlier_tests or dropped:
+            self._out.write(
+                _(
+                    "Earlier tests on this run: {kept} kept, {dropped} dropped "
+                    "(only the newest {limit} are kept)."
+                ).format(kept=len(earlier_tests), dropped=dropped, limit=MAX_PREVIOUS_TESTS)
                 + "\n"
             )
         if self._report:

@@ -105,6 +105,9 @@ class WindowLinkFollower:
             return
         if link.is_connected and link.device and link.device != self._device:
             self._follow(link.device)
+        for notice in self._watch.notices():
+            self._window.note_link_event(notice)
+            self._window.connection_bar.show_status(notice, error=True)
         loss = self._watch.reason()
         if loss is not None:
             self._lost(loss)
