@@ -39,6 +39,7 @@ from .connection.devices import DeviceEndpoint, parse_device
 from .connection.discovery import DiscoveryLog, HeartbeatSender
 from .connection.opening import (
     BootClock,
+    VehicleSerial,
     VehicleUdpClient,
     VehicleUdpServer,
     explain_open_error,
@@ -222,6 +223,8 @@ class FlightController:
         master.target_component = sender.component_id
         if isinstance(master, VehicleUdpServer | VehicleUdpClient):
             master.pin_vehicle((sender.system_id, sender.component_id))
+        if isinstance(master, VehicleSerial):
+            master.allow_writes()
         if isinstance(getattr(master, "boot_clock", None), BootClock):
             # Watched from the vehicle's discovery on, on this facade's clock.
             master.boot_clock = BootClock(self._link_clock)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -309,6 +310,41 @@ def open_connection(endpoint: DeviceEndpoint, baudrate: int, timeout: float) -> 
     return VehicleSerial(endpoint.address, baudrate, **ids)
 
 
+def _settings_keeping_serial() -> Any:
+    """pyserial's port class, giving a POSIX terminal the settings it had back when it is closed.
+
+    pyserial switches the terminal to raw mode at its rate and leaves it so.  A board's own device
+    does not mind, but the device at a vanished board's path may be another one (a new
+    pseudo-terminal takes the lowest free number), and a program that lets go of it must leave it
+    as it found it.
+    """
+    import serial  # noqa: PLC0415 - pyserial is only needed for serial links
+
+    if os.name != "posix":
+        return serial.Serial
+    import termios  # noqa: PLC0415 - POSIX only
+
+    class SettingsKeepingSerial(serial.Serial):  # type: ignore[misc] # pyserial has no type hints
+        saved_attributes: list[Any] | None = None
+
+        def _reconfigure_port(self, *args: Any, **kwargs: Any) -> None:
+            # The first configuration runs right after opening: what the device had before us.
+            if self.saved_attributes is None and getattr(self, "fd", None) is not None:
+                with contextlib.suppress(termios.error, OSError):
+                    self.saved_attributes = termios.tcgetattr(self.fd)
+            super()._reconfigure_port(*args, **kwargs)
+
+        def close(self) -> None:
+            saved, self.saved_attributes = self.saved_attributes, None
+            if saved is not None and getattr(self, "fd", None) is not None:
+                # A device that vanished has no settings left to restore.
+                with contextlib.suppress(termios.error, OSError):
+                    termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+            super().close()
+
+    return SettingsKeepingSerial
+
+
 class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's serial port, opened for this program alone, taking a vanished device as closed.
 
@@ -323,17 +359,18 @@ class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc]
     portdead: bool
 
     def __init__(self, device: str, baudrate: int, **ids: int) -> None:
-        import serial  # noqa: PLC0415 - pyserial is only needed for serial links
-
         self.boot_clock = BootClock()
         self.lost_reason: str | None = None
         self.baud = baudrate
         self.device = device
         self.autoreconnect = False
         self.force_connected = False
+        # Nothing is written before the vehicle's heartbeat (`allow_writes`): the device at this
+        # path may be another one that took a vanished board's name.
+        self.writes_allowed = False
         # Opened at 1200 baud and then set, as pymavlink does: some Linux USB drivers keep a stale
         # rate otherwise.
-        self.port = serial.Serial(
+        self.port = _settings_keeping_serial()(
             device, 1200, timeout=0, dsrdtr=False, rtscts=False, xonxoff=False, exclusive=True
         )
         try:
@@ -360,9 +397,15 @@ class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc]
             return b""
         return data
 
+    def allow_writes(self) -> None:
+        """The vehicle's heartbeat arrived on this device: it is the vehicle, and may be written to."""
+        self.writes_allowed = True
+
     def write(self, buf: bytes) -> int:
         if self.portdead:
             return -1
+        if not self.writes_allowed:
+            return 0
         try:
             written: int = self.port.write(bytes(buf))
         except Exception as error:  # as above: never pymavlink's print, never an exception
