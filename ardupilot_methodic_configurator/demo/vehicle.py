@@ -192,6 +192,12 @@ class SimulatedVehicle(ThreadedService):
         return self._link.local_address
 
     @property
+    def withheld_messages(self) -> int:
+        """Messages not written to a serial device at our path that may be another one (a newcomer)."""
+        with self._lock:
+            return int(getattr(self._link, "withheld_messages", 0))
+
+    @property
     def servo_address(self) -> tuple[str, int]:
         """Where the servo packets come from (the physics back end replies here)."""
         return self._servo_address
