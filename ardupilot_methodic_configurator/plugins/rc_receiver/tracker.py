@@ -562,6 +562,7 @@ class GuidedTestTracker:
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._mover is not None,
+                failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)

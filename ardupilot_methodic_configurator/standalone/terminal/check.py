@@ -64,6 +64,11 @@ def instruction(state: RCReceiverState) -> str:
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished."),
     }
+    if guide.failsafe_before_test:
+        return _(
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test "
+            "follow."
+        )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         text = stick_instruction(state.guided.family, guide.stick)
         return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
