@@ -139,9 +139,11 @@ class SerialLink(StreamLink):
         """Open the device at our path again, if it may be ours.
 
         Any device may take a vanished one's path (a new pseudo-terminal takes the lowest free
-        number).  One that the port list shows with our identity is ours; without an identity to
-        compare, it is opened as a newcomer: nothing is written to it before a ground station
-        speaks MAVLink on it, and its settings are given back when we let go.
+        number, a USB adapter the first free ``ttyUSBn``).  One that the port list shows with our
+        identity is ours; so is one behind a symbolic link, a name given to one device (udev's
+        ``/dev/serial/by-id``, a null modem's or socat's link, re-made when it comes back).  A bare
+        device node without identity is opened as a newcomer: nothing is written to it before a
+        ground station speaks MAVLink on it, and its settings are given back when we let go.
         """
         identity = self._identity
         if identity is not None and identity.known:
@@ -152,7 +154,7 @@ class SerialLink(StreamLink):
             self.newcomer = False
         else:
             self._open()
-            self.newcomer = True
+            self.newcomer = not os.path.islink(self.path)
         self.reopened += 1
 
     def _lost(self) -> None:
