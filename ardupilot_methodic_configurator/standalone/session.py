@@ -168,6 +168,24 @@ class CheckSession:
             self.monitor.add_relays(demo.relays)
         return ""
 
+    def start_demo_in_failsafe(self, timeout: float = 5.0) -> str:
+        """Start the demo and switch its transmitter off, returning once the vehicle is in RC
+        failsafe: a check that connects then finds it as after a person switched off first."""
+        error = self.start_demo()
+        if error:
+            return error
+        demo = self.demo
+        assert demo is not None
+        deadline = time.monotonic() + timeout
+        vehicle = demo.vehicle
+        # As ArduPilot, the vehicle enters RC failsafe only for a receiver it has seen since boot.
+        if not _wait_until(lambda: vehicle.rc_seen, deadline):
+            return _("The simulated vehicle did not enter RC failsafe.")
+        demo.set_transmitter_on(False)
+        if not _wait_until(lambda: vehicle.in_rc_failsafe, deadline):
+            return _("The simulated vehicle did not enter RC failsafe.")
+        return ""
+
     def _demo_options(self) -> dict[str, Any]:
         choice = self.demo_choice
         if choice is None:
@@ -292,3 +310,12 @@ class CheckSession:
                 self.monitor.remove_relays(runner.relays)
         if runner is not None:
             runner.stop()
+
+
+def _wait_until(condition: Callable[[], bool], deadline: float) -> bool:
+    """Whether ``condition`` came true by ``deadline`` (the demo's own threads make it so)."""
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True

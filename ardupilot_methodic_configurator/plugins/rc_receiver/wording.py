@@ -297,8 +297,7 @@ def guide_instruction(check: GuidedTest) -> str:
     }
     if guide.failsafe_before_test:
         return _(
-            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test "
-            "follow."
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test follow."
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(check.family, guide.stick)

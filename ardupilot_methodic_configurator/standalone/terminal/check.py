@@ -66,8 +66,7 @@ def instruction(state: RCReceiverState) -> str:
     }
     if guide.failsafe_before_test:
         return _(
-            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test "
-            "follow."
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test follow."
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         text = stick_instruction(state.guided.family, guide.stick)
@@ -111,7 +110,13 @@ def describe_check_events(previous: RCReceiverState | None, state: RCReceiverSta
     before = previous.guided if previous is not None else None
     check = state.guided
     events: list[str] = []
-    if before is None or check.guide.step is not before.guide.step or check.guide.stick != before.guide.stick:
+    guide, old_guide = check.guide, before.guide if before is not None else None
+    if (
+        old_guide is None
+        or guide.step is not old_guide.step
+        or guide.stick != old_guide.stick
+        or guide.failsafe_before_test != old_guide.failsafe_before_test
+    ):
         events.append(_("Step: {step}").format(step=instruction(state)))
     if before is None or check.verdict.result is not before.verdict.result:
         events.append(verdict_line(state))
