@@ -231,6 +231,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=1.5,
         help=_("demo: switch it back on after this many seconds off (default 1.5)"),
     )
+    parser.add_argument(
+        "--transmitter-on-after",
+        type=_positive_seconds,
+        default=None,
+        help=_(
+            "demo, terminal view: connect while the simulated transmitter is off (RC failsafe "
+            "active) and switch it on after this many seconds, without telling the check"
+        ),
+    )
     parser.add_argument("--language", help=_("user-interface language, e.g. de or zh_CN"))
     add_check_arguments(parser)
     return parser
@@ -407,13 +416,21 @@ def _run_text(args: argparse.Namespace) -> int:
                 return 1
             assert session.sitl is not None
             device = session.sitl.device
+        if args.demo and args.transmitter_on_after is not None:
+            # The vehicle's own failsafe timer (1 s) must run out first; slow machines get longer.
+            error = session.start_demo_in_failsafe(timeout=max(10.0, _connect_timeout(args)))
+            if error:
+                print(error, file=sys.stderr)
+                return 1
         return run_text_session(
             session,
             device=device,
             baudrate=args.baudrate,
             bridges=args.bridge,
             duration=args.duration,
-            schedule=TransmitterSchedule(args.transmitter_off_after, args.transmitter_off_for),
+            schedule=TransmitterSchedule(
+                args.transmitter_off_after, args.transmitter_off_for, args.transmitter_on_after
+            ),
             timeout=_connect_timeout(args),
             report=args.report,
         )

@@ -39,6 +39,7 @@ from .connection.devices import DeviceEndpoint, parse_device
 from .connection.discovery import DiscoveryLog, HeartbeatSender
 from .connection.opening import (
     BootClock,
+    VehicleSerial,
     VehicleUdpClient,
     VehicleUdpServer,
     explain_open_error,
@@ -80,8 +81,14 @@ class FlightController:
     the connection changed, as in the methodic configurator.
     """
 
-    def __init__(self, wait_clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        wait_clock: Callable[[], float] = time.monotonic,
+        link_clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._wait_clock = wait_clock
+        # The clock the vehicle's boot clock is watched on (how long a new clock has held).
+        self._link_clock = link_clock
         self.master: mavutil.mavfile | None = None
         self.info = FlightControllerInfo()
         self.device: str | None = None
@@ -111,6 +118,12 @@ class FlightController:
         """True when the vehicle's boot clock went back on a link that stayed open (a reboot)."""
         clock = getattr(self.master, "boot_clock", None)
         return isinstance(clock, BootClock) and clock.restarted
+
+    @property
+    def vehicle_clock_conflict(self) -> bool:
+        """True when two boot clocks keep taking turns on the vehicle's ids: two vehicles share them."""
+        clock = getattr(self.master, "boot_clock", None)
+        return isinstance(clock, BootClock) and clock.conflict
 
     @property
     def vehicle_moved_to(self) -> tuple[str, int] | None:
@@ -210,9 +223,12 @@ class FlightController:
         master.target_component = sender.component_id
         if isinstance(master, VehicleUdpServer | VehicleUdpClient):
             master.pin_vehicle((sender.system_id, sender.component_id))
-        clock = getattr(master, "boot_clock", None)
-        if isinstance(clock, BootClock):
-            clock.vehicle = (sender.system_id, sender.component_id)
+        if isinstance(master, VehicleSerial):
+            master.allow_writes()
+        if isinstance(getattr(master, "boot_clock", None), BootClock):
+            # Watched from the vehicle's discovery on, on this facade's clock.
+            master.boot_clock = BootClock(self._link_clock)
+            master.boot_clock.vehicle = (sender.system_id, sender.component_id)
 
     def disconnect(self) -> None:
         """Close the link; safe to call at any time."""

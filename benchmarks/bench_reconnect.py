@@ -32,7 +32,8 @@ from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
 from amc_rc_receiver.sitl.null_modem import NullModem
-from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
+from amc_rc_receiver.standalone.link_follower import LinkFollower
+from amc_rc_receiver.standalone.link_watch import RestartWatch
 from amc_rc_receiver.standalone.session import VehicleSession
 
 TICK_S = 0.1  # the terminal view's tick

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pymavlink import mavutil
@@ -33,29 +35,74 @@ GCS_COMPONENT_ID = 190  # MAV_COMP_ID_MISSIONPLANNER
 CLOCK_BACK_MS = 2000
 # A pinned UDP vehicle silent this long, while its ids arrive from a new address: it restarted.
 MOVED_AFTER_S = 3.0
+# A clock that went back is a reboot only once it stays back: this many messages on the new clock
+# in a row, and this long without a word on the old one (a board that reboots stays rebooted; a
+# second vehicle with the same ids keeps talking on its own clock)...
+RESTART_SAMPLES = 5
+RESTART_HOLD_S = 1.0
+# ...or at once when the vehicle was silent this long before its new clock: a rebooting board
+# says nothing while it boots.
+RESTART_SILENCE_S = 1.0
+# The old clock heard again after the new one this many times: two vehicles share the ids.
+CLOCK_CONFLICT_SWITCHES = 3
 
 
 class BootClock:
     """Notices a vehicle that restarted on a link that stayed open (a radio, a UDP bridge).
 
     ArduPilot stamps RC_CHANNELS, ATTITUDE, SYSTEM_TIME and others with ``time_boot_ms``, the
-    milliseconds since it booted; after a reboot that clock starts again near zero.
+    milliseconds since it booted; after a reboot that clock starts again near zero.  One message
+    that goes back is no reboot yet: two vehicles with the same system id (a second board on the
+    same radio, a SITL left running) give the link two clocks that take turns, and reconnecting on
+    each turn would start a new test several times a second.  So the new clock must persist (see
+    `RESTART_SAMPLES`, `RESTART_HOLD_S`) or follow a silence (`RESTART_SILENCE_S`), and clocks that
+    keep taking turns set ``conflict`` instead, once.  ``clock`` is the local monotonic clock.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self.latest_ms: int | None = None
         self.restarted = False
+        # Two clocks keep taking turns on the vehicle's ids: two vehicles with one system id.
+        self.conflict = False
         self.vehicle: tuple[int, int] | None = None
+        self._heard_at: float | None = None
+        self._old_clock_at: float | None = None
+        self._new_ms: int | None = None
+        self._new_samples = 0
+        self._switches = 0
 
     def observe(self, message: Any) -> None:
-        boot_ms = getattr(message, "time_boot_ms", None)
-        if not isinstance(boot_ms, int) or self.vehicle is None:
+        if self.vehicle is None:
             return
         if (message.get_srcSystem(), message.get_srcComponent()) != self.vehicle:
             return
-        if self.latest_ms is not None and boot_ms + CLOCK_BACK_MS < self.latest_ms:
+        now = self._clock()
+        silent_before = self._heard_at is not None and now - self._heard_at >= RESTART_SILENCE_S
+        self._heard_at = now  # any message of the vehicle's counts as a word, stamped or not
+        boot_ms = getattr(message, "time_boot_ms", None)
+        if not isinstance(boot_ms, int):
+            return
+        latest = self.latest_ms
+        if latest is None or boot_ms + CLOCK_BACK_MS >= latest:
+            self._on_old_clock(boot_ms, now)
+            return
+        if self._new_ms is None or boot_ms + CLOCK_BACK_MS < self._new_ms:
+            self._new_ms, self._new_samples = boot_ms, 1  # a clock (re)started: count from here
+        else:
+            self._new_ms, self._new_samples = max(self._new_ms, boot_ms), self._new_samples + 1
+        held = self._old_clock_at is None or now - self._old_clock_at >= RESTART_HOLD_S
+        if silent_before or (self._new_samples >= RESTART_SAMPLES and held):
             self.restarted = True
-        self.latest_ms = boot_ms
+
+    def _on_old_clock(self, boot_ms: int, now: float) -> None:
+        if self._new_ms is not None:
+            # The old clock again after messages on a new one: no reboot, a second sender.
+            self._switches += 1
+            self.conflict = self.conflict or self._switches >= CLOCK_CONFLICT_SWITCHES
+            self._new_ms, self._new_samples = None, 0
+        self.latest_ms = boot_ms if self.latest_ms is None else max(self.latest_ms, boot_ms)
+        self._old_clock_at = now
 
 
 class _WatchesBootClock:
@@ -263,6 +310,41 @@ def open_connection(endpoint: DeviceEndpoint, baudrate: int, timeout: float) -> 
     return VehicleSerial(endpoint.address, baudrate, **ids)
 
 
+def _settings_keeping_serial() -> Any:
+    """pyserial's port class, giving a POSIX terminal the settings it had back when it is closed.
+
+    pyserial switches the terminal to raw mode at its rate and leaves it so.  A board's own device
+    does not mind, but the device at a vanished board's path may be another one (a new
+    pseudo-terminal takes the lowest free number), and a program that lets go of it must leave it
+    as it found it.
+    """
+    import serial  # noqa: PLC0415 - pyserial is only needed for serial links
+
+    if os.name != "posix":
+        return serial.Serial
+    import termios  # noqa: PLC0415 - POSIX only
+
+    class SettingsKeepingSerial(serial.Serial):  # type: ignore[misc] # pyserial has no type hints
+        saved_attributes: list[Any] | None = None
+
+        def _reconfigure_port(self, *args: Any, **kwargs: Any) -> None:
+            # The first configuration runs right after opening: what the device had before us.
+            if self.saved_attributes is None and getattr(self, "fd", None) is not None:
+                with contextlib.suppress(termios.error, OSError):
+                    self.saved_attributes = termios.tcgetattr(self.fd)
+            super()._reconfigure_port(*args, **kwargs)
+
+        def close(self) -> None:
+            saved, self.saved_attributes = self.saved_attributes, None
+            if saved is not None and getattr(self, "fd", None) is not None:
+                # A device that vanished has no settings left to restore.
+                with contextlib.suppress(termios.error, OSError):
+                    termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+            super().close()
+
+    return SettingsKeepingSerial
+
+
 class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc] # pymavlink has no type hints
     """pymavlink's serial port, opened for this program alone, taking a vanished device as closed.
 
@@ -277,17 +359,18 @@ class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc]
     portdead: bool
 
     def __init__(self, device: str, baudrate: int, **ids: int) -> None:
-        import serial  # noqa: PLC0415 - pyserial is only needed for serial links
-
         self.boot_clock = BootClock()
         self.lost_reason: str | None = None
         self.baud = baudrate
         self.device = device
         self.autoreconnect = False
         self.force_connected = False
+        # Nothing is written before the vehicle's heartbeat (`allow_writes`): the device at this
+        # path may be another one that took a vanished board's name.
+        self.writes_allowed = False
         # Opened at 1200 baud and then set, as pymavlink does: some Linux USB drivers keep a stale
         # rate otherwise.
-        self.port = serial.Serial(
+        self.port = _settings_keeping_serial()(
             device, 1200, timeout=0, dsrdtr=False, rtscts=False, xonxoff=False, exclusive=True
         )
         try:
@@ -314,9 +397,15 @@ class VehicleSerial(_WatchesBootClock, mavutil.mavserial):  # type: ignore[misc]
             return b""
         return data
 
+    def allow_writes(self) -> None:
+        """The vehicle's heartbeat arrived on this device: it is the vehicle, and may be written to."""
+        self.writes_allowed = True
+
     def write(self, buf: bytes) -> int:
         if self.portdead:
             return -1
+        if not self.writes_allowed:
+            return 0
         try:
             written: int = self.port.write(bytes(buf))
         except Exception as error:  # as above: never pymavlink's print, never an exception

@@ -7,8 +7,8 @@ vendor and product ids, serial number and USB location.  A flight controller tha
 back under the same path on most systems, but Linux may enumerate it as ``ttyACM1`` when the old
 ``ttyACM0`` was still held open, and macOS names ``cu.usbmodem…`` after the location.  So the
 check remembers the device's identity when it connects and, once the device has gone, takes the
-first port with the same identity (serial number first, else vendor, product and location) or
-the same path.
+first port with the same identity (serial number first, else vendor, product and location), at
+the same path or another; a device without identity only at its path.
 
 Listing is the only thing here that touches the system; everything else is pure, over
 `SerialPort` records, so tests give real pyserial ``ListPortInfo`` objects of their own.
@@ -130,12 +130,26 @@ def returned_device(
     ports: Iterable[SerialPort],
     exists: Callable[[str], bool] = os.path.exists,
 ) -> str | None:
-    """Where the device that was at ``device`` is now: the same path once it exists again, or a
-    port with the same identity under another name; ``None`` while it is gone."""
+    """Where the device that was at ``device`` is now; ``None`` while it is gone.
+
+    A device known by its identity is found by it only: at its old path once the port list shows
+    it there again, or under another name.  Any device may take a vanished one's path (a new
+    pseudo-terminal gets the lowest free number, a USB adapter the first free ``ttyUSBn``), and
+    writing to it, or switching it to raw mode, would disturb whatever it is.  A device without an
+    identity (a pseudo-terminal, a Bluetooth serial) has only its path: it is returned once the
+    path exists, and the connection then writes nothing to it before the vehicle's heartbeat and
+    gives its settings back when it lets go (`opening.VehicleSerial`).
+    """
+    listed = list(ports)
+    known = identity is not None and identity.known
     if exists(device):
-        return device
-    if identity is not None and identity.known:
-        for port in ports:
+        if not known:
+            return device
+        there = identity_of(device, listed)
+        if there is not None and identity is not None and identity.same_device(there):
+            return device
+    if identity is not None and known:
+        for port in listed:
             if identity.same_device(port.identity):
                 return port.device
     return None

@@ -7,7 +7,10 @@ simulated vehicle answer on a serial line, so a ground station takes the very co
 flight controller takes.  The device is opened raw (no echo, no line editing) at the baud rate,
 read and written without blocking; output that the line cannot take at once waits in a bounded
 buffer and a message that does not fit is dropped whole, as ArduPilot drops messages on a full
-port.  A device that goes away (a cable pulled) is opened again every second until it is back.
+port.  A device that goes away (a cable pulled) is opened again every second until it is back;
+the device then at its path is written to only when it is known to be the same (its USB identity)
+or a ground station speaks MAVLink on it, and each device gets its terminal settings back when it
+is let go.
 POSIX only: the vehicle's thread waits on the descriptor with ``select``.
 
 Every open, the first and each reopening, goes through `open_serial_device`, which takes a
@@ -26,6 +29,7 @@ import time
 from typing import Any
 
 from .. import _
+from ..connection.ports import identity_of, serial_ports
 from ..net.services import Address
 from .link_base import Selectable, StreamLink, new_parser
 
@@ -61,6 +65,11 @@ def open_serial_device(path: str, baudrate: int) -> int:
     Raises `NotASerialPortError` for anything but a terminal, and ``OSError`` when it cannot be opened
     or set up (the descriptor is then closed).
     """
+    return open_serial_device_keeping(path, baudrate)[0]
+
+
+def open_serial_device_keeping(path: str, baudrate: int) -> tuple[int, list[Any]]:
+    """`open_serial_device`, and the terminal settings the device had before (to give back)."""
     import termios  # noqa: PLC0415 - POSIX only
     import tty  # noqa: PLC0415
 
@@ -73,6 +82,7 @@ def open_serial_device(path: str, baudrate: int) -> int:
         if not os.isatty(descriptor):
             raise NotASerialPortError(path)
         try:
+            before = termios.tcgetattr(descriptor)
             tty.setraw(descriptor)
             attributes = termios.tcgetattr(descriptor)
             attributes[4] = attributes[5] = _speed(baudrate)
@@ -83,7 +93,17 @@ def open_serial_device(path: str, baudrate: int) -> int:
     except BaseException:
         os.close(descriptor)
         raise
-    return descriptor
+    return descriptor, before
+
+
+def _give_back(descriptor: int, settings: list[Any] | None) -> None:
+    """Put the terminal settings a device had before us back (a vanished one has none left)."""
+    if settings is None:
+        return
+    import termios  # noqa: PLC0415 - POSIX only
+
+    with contextlib.suppress(termios.error, OSError):
+        termios.tcsetattr(descriptor, termios.TCSANOW, settings)
 
 
 class SerialLink(StreamLink):
@@ -97,20 +117,53 @@ class SerialLink(StreamLink):
         self.baudrate = baudrate
         self.param_rate_hz = min(self.param_rate_hz, baudrate / 10 / 40)  # ~40 bytes a PARAM_VALUE
         self._fd: int | None = None
+        self._settings: list[Any] | None = None
         self._next_open = 0.0
+        # A device at our path after ours vanished that may be another one (see `_reopen`): read,
+        # but written nothing until a ground station speaks MAVLink on it.
+        self.newcomer = False
+        self.withheld_messages = 0
+        self.reopened = 0
         self._open()  # the first open raises, so a wrong path is reported at once
+        # What tells our device from another that takes its path later (a USB adapter's serial
+        # number, or ids and socket); a pseudo-terminal has none.
+        self._identity = identity_of(path, serial_ports())
 
     def _open(self) -> None:
-        self._fd = open_serial_device(self.path, self.baudrate)
+        self._fd, self._settings = open_serial_device_keeping(self.path, self.baudrate)
         self._parser = new_parser()
         self._output.clear()
         self.peer_generation += 1
 
+    def _reopen(self) -> None:
+        """Open the device at our path again, if it may be ours.
+
+        Any device may take a vanished one's path (a new pseudo-terminal takes the lowest free
+        number, a USB adapter the first free ``ttyUSBn``).  One that the port list shows with our
+        identity is ours; so is one behind a symbolic link, a name given to one device (udev's
+        ``/dev/serial/by-id``, a null modem's or socat's link, re-made when it comes back).  A bare
+        device node without identity is opened as a newcomer: nothing is written to it before a
+        ground station speaks MAVLink on it, and its settings are given back when we let go.
+        """
+        identity = self._identity
+        if identity is not None and identity.known:
+            there = identity_of(self.path, serial_ports())
+            if there is None or not identity.same_device(there):
+                raise OSError(errno.ENODEV, "another device has this path", self.path)
+            self._open()
+            self.newcomer = False
+        else:
+            self._open()
+            self.newcomer = not os.path.islink(self.path)
+        self.reopened += 1
+
     def _lost(self) -> None:
         descriptor, self._fd = self._fd, None
+        settings, self._settings = self._settings, None
         self._output.clear()
         self._next_open = time.monotonic() + REOPEN_AFTER_S
         if descriptor is not None:
+            _give_back(descriptor, settings)
             with contextlib.suppress(OSError):
                 os.close(descriptor)
 
@@ -129,7 +182,7 @@ class SerialLink(StreamLink):
     def read_sockets(self) -> list[Selectable]:
         if self._fd is None and time.monotonic() >= self._next_open:
             try:
-                self._open()
+                self._reopen()
             except OSError:
                 self._next_open = time.monotonic() + REOPEN_AFTER_S
         return [] if self._fd is None else [self._fd]
@@ -137,7 +190,18 @@ class SerialLink(StreamLink):
     def on_readable(self, sock: Selectable) -> list[Any]:
         if self._fd is None or sock != self._fd:
             return []
-        return self._read_stream()  # EIO or end of file: the device or the far end went away
+        messages = self._read_stream()  # EIO or end of file: the device or the far end went away
+        if messages and self.newcomer:
+            # A ground station speaks MAVLink on it: it is a serial line to one, greet it.
+            self.newcomer = False
+            self.peer_generation += 1
+        return messages
+
+    def send(self, data: bytes) -> bool:
+        if self.newcomer:
+            self.withheld_messages += 1
+            return False
+        return super().send(data)
 
     def _stream(self) -> int | None:
         return self._fd

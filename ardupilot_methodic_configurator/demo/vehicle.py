@@ -190,6 +190,24 @@ class SimulatedVehicle(ThreadedService):
         return self._link.local_address
 
     @property
+    def rc_seen(self) -> bool:
+        """Whether the vehicle's receiver has delivered since boot (RC failsafe needs that first)."""
+        with self._lock:
+            return self._rc.ever_seen
+
+    @property
+    def in_rc_failsafe(self) -> bool:
+        """Whether the vehicle is in RC failsafe now (its receiver fell silent after it was seen)."""
+        with self._lock:
+            return self._rc.in_failsafe
+
+    @property
+    def withheld_messages(self) -> int:
+        """Messages not written to a serial device at our path that may be another one (a newcomer)."""
+        with self._lock:
+            return int(getattr(self._link, "withheld_messages", 0))
+
+    @property
     def servo_address(self) -> tuple[str, int]:
         """Where the servo packets come from (the physics back end replies here)."""
         return self._servo_address

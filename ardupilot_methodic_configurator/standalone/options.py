@@ -128,8 +128,13 @@ class TransmitterSchedule:
 
     off_after: float | None = None
     off_for: float | None = 1.5
+    # The transmitter starts off and is switched on after this many seconds, as by a person who
+    # connected first; the check is not told (it must see it from the flight controller).
+    on_after: float | None = None
 
     def wanted_on(self, elapsed: float) -> bool:
+        if self.on_after is not None and elapsed < self.on_after:
+            return False
         if self.off_after is None or elapsed < self.off_after:
             return True
         return self.off_for is not None and elapsed >= self.off_after + self.off_for

@@ -5,7 +5,8 @@
 Runs the embedded demo without our own check: the vehicle with its physics back end, relay and
 simulated transmitter, its MAVLink port on DEVICE (``tcp:`` as SITL's TCP server, ``udpin:`` or
 ``udpout:``), until Ctrl-C (exit 130), SIGTERM (exit 0) or ``--duration``.  The transmitter is
-switched with Enter when stdin is a terminal, or on the ``--transmitter-off-after`` schedule.
+switched with Enter when stdin is a terminal, or on the ``--transmitter-off-after`` schedule, which
+runs from the first ground station that connects.
 Its pilot pushes one stick after the other, in the order the receiver check's stick step asks for
 them, so that a check on the other end of the link can pass that step without being told.
 
@@ -176,15 +177,22 @@ class _Server:
             self._announce(demo, interactive)
             self._warn_if_exposed(demo)
             start = self._clock()
+            # The schedule runs from the first ground station, as the window's runs from its
+            # connection: a station that connects late still sees every switch.
+            served_at: float | None = None
             scheduled_on = self._schedule.wanted_on(0.0)
             while not stop.wait(TICK_S):
-                elapsed = self._clock() - start
+                now = self._clock()
+                elapsed = now - start
                 if duration is not None and elapsed >= duration:
                     break
-                wanted = self._schedule.wanted_on(elapsed)
-                if wanted != scheduled_on:
-                    scheduled_on = wanted
-                    self._switch(demo, wanted, elapsed)
+                if served_at is None and demo.vehicle.gcs_address is not None:
+                    served_at = now
+                if served_at is not None:
+                    wanted = self._schedule.wanted_on(now - served_at)
+                    if wanted != scheduled_on:
+                        scheduled_on = wanted
+                        self._switch(demo, wanted, elapsed)
                 for _press in range(presses.take()):
                     self._switch(demo, not demo.transmitter_on, elapsed)
         return 0

@@ -75,6 +75,8 @@ class VehicleSession:
         # The tests that ran before the link was lost and re-established, oldest first (the
         # parameters may have changed across a reboot, so each is its own test, and report).
         self.previous_tests: list[RCReceiverState] = []
+        # Earlier tests let go to keep only the newest `MAX_PREVIOUS_TESTS` (said at the end).
+        self.dropped_tests = 0
 
     @property
     def model(self) -> RCReceiverDataModel:
@@ -99,7 +101,9 @@ class VehicleSession:
         """Keep ``state``, the test on a link that was just lost, for its report."""
         if state.guided.system_id is None:
             return  # nothing was ever seen: no evidence to keep
-        self.previous_tests = [*self.previous_tests, state][-MAX_PREVIOUS_TESTS:]
+        kept = [*self.previous_tests, state]
+        self.dropped_tests += max(0, len(kept) - MAX_PREVIOUS_TESTS)
+        self.previous_tests = kept[-MAX_PREVIOUS_TESTS:]
 
     def take_notices(self) -> list[str]:
         """What the user should know about the sockets started since the last call (once each)."""
@@ -163,6 +167,24 @@ class VehicleSession:
                 return _("The simulated vehicle could not start: {error}").format(error=error)
             self.demo = demo
             self.monitor.add_relays(demo.relays)
+        return ""
+
+    def start_demo_in_failsafe(self, timeout: float = 5.0) -> str:
+        """Start the demo and switch its transmitter off, returning once the vehicle is in RC
+        failsafe: a check that connects then finds it as after a person switched off first."""
+        error = self.start_demo()
+        if error:
+            return error
+        demo = self.demo
+        assert demo is not None
+        deadline = time.monotonic() + timeout
+        vehicle = demo.vehicle
+        # As ArduPilot, the vehicle enters RC failsafe only for a receiver it has seen since boot.
+        if not _wait_until(lambda: vehicle.rc_seen, deadline):
+            return _("The simulated vehicle did not enter RC failsafe.")
+        demo.set_transmitter_on(False)
+        if not _wait_until(lambda: vehicle.in_rc_failsafe, deadline):
+            return _("The simulated vehicle did not enter RC failsafe.")
         return ""
 
     def _demo_options(self) -> dict[str, Any]:
@@ -289,3 +311,12 @@ class VehicleSession:
                 self.monitor.remove_relays(runner.relays)
         if runner is not None:
             runner.stop()
+
+
+def _wait_until(condition: Callable[[], bool], deadline: float) -> bool:
+    """Whether ``condition`` came true by ``deadline`` (the demo's own threads make it so)."""
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -88,12 +88,41 @@ def test_the_systems_own_port_list_never_raises() -> None:
 
 
 def test_a_board_that_comes_back_at_its_path_is_found_there(tmp_path: Path) -> None:
-    """GIVEN a board that was at a path WHEN the path exists again THEN that path is where it is."""
+    """GIVEN a board that was at a path WHEN the path exists again and the port list shows the
+    same board there THEN that path is where it is."""
     device = tmp_path / "ttyACM0"
     identity = PortIdentity(serial_number="AP1", vid=0x1209, pid=0x5740)
+    same_board = usb_port(str(device), vid=0x1209, pid=0x5740, serial_number="AP1")
     assert returned_device(str(device), identity, []) is None
     device.touch()
-    assert returned_device(str(device), identity, []) == str(device)
+    assert returned_device(str(device), identity, serial_ports(lambda: [same_board])) == str(device)
+
+
+def test_another_device_that_takes_a_boards_path_is_not_taken_for_it(tmp_path: Path) -> None:
+    """GIVEN a board with serial number AP1 that was at ttyACM0 WHEN the path exists again but the
+    port list shows another board there, or nothing yet (udev has not listed it) THEN it is not
+    where the board is; WHEN the list shows the board there THEN it is."""
+    device = tmp_path / "ttyACM0"
+    device.touch()
+    identity = PortIdentity(serial_number="AP1", vid=0x1209, pid=0x5740)
+    other_board = usb_port(str(device), vid=0x1209, pid=0x5740, serial_number="AP9")
+    adapter = usb_port(str(device), vid=0x0403, pid=0x6001, serial_number="A50285BI")
+    for listed in ([other_board], [adapter], [], [ONBOARD]):
+        assert returned_device(str(device), identity, serial_ports(lambda listed=listed: listed)) is None
+    same_board = usb_port(str(device), vid=0x1209, pid=0x5740, serial_number="AP1")
+    assert returned_device(str(device), identity, serial_ports(lambda: [same_board])) == str(device)
+
+
+def test_a_device_without_identity_is_returned_at_its_path_only(tmp_path: Path) -> None:
+    """GIVEN a pseudo-terminal the check was on (pyserial knows no identity for it) WHEN a device
+    exists at its path again THEN that path is returned (the connection is what then waits for
+    the vehicle's heartbeat before writing anything)."""
+    device = tmp_path / "pts4"
+    assert returned_device(str(device), PortIdentity(), []) is None
+    assert returned_device(str(device), None, []) is None
+    device.touch()
+    assert returned_device(str(device), PortIdentity(), []) == str(device)
+    assert returned_device(str(device), None, []) == str(device)
 
 
 def test_a_board_that_comes_back_under_another_name_is_found_by_its_serial_number(tmp_path: Path) -> None:

@@ -63,18 +63,25 @@ def serial_demo(tmp_path: Path) -> Iterator[tuple[NullModem, DemoSystem]]:
         modem.close()
 
 
-def test_a_vehicle_clock_that_starts_again_is_a_restart_and_jitter_is_not() -> None:
+def test_a_vehicle_clock_that_starts_again_and_stays_is_a_restart_and_jitter_is_not() -> None:
     """GIVEN the selected vehicle's RC_CHANNELS WHEN time_boot_ms steps back 0.5 s (reordering) THEN no
     restart; WHEN another system's clock is near zero THEN no restart; WHEN the vehicle's own clock
-    starts again from 1 s after 90 s THEN restarted."""
-    clock = BootClock()
+    starts again from 1 s after 90 s THEN one message is not enough, but the new clock held for
+    five messages and a second without the old one is a restart."""
+    now = [0.0]
+    clock = BootClock(clock=lambda: now[0])
     clock.vehicle = (1, 1)
     for boot_ms in (90_000, 89_500, 90_200):
         clock.observe(stamped(rc_channels(boot_ms)))
+        now[0] += 0.2
     clock.observe(stamped(rc_channels(10), system=2))
     assert not clock.restarted
-    clock.observe(stamped(rc_channels(1_000)))
+    for step in range(5):
+        clock.observe(stamped(rc_channels(1_000 + 200 * step)))
+        assert not clock.restarted or step == 4
+        now[0] += 0.25
     assert clock.restarted
+    assert not clock.conflict
 
 
 def test_the_check_reads_the_vehicle_over_a_real_serial_line(
@@ -210,12 +217,14 @@ def test_a_restarted_udp_vehicle_that_sends_from_a_new_port_is_noticed_after_its
 
 def test_a_udp_vehicle_whose_clock_starts_again_has_restarted() -> None:
     """GIVEN the check on udpout to a vehicle that stays at its address (a telemetry bridge that
-    keeps its socket) WHEN the vehicle's time_boot_ms starts again THEN the link says it restarted."""
+    keeps its socket) WHEN the vehicle's time_boot_ms starts again after a second of silence (it
+    booted) THEN the link says it restarted."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as vehicle:
         vehicle.bind(("127.0.0.1", 0))
         vehicle.settimeout(DEADLINE_S)
         address = vehicle.getsockname()
-        flight_controller = FlightController()
+        now = [0.0]
+        flight_controller = FlightController(link_clock=lambda: now[0])
         result: list[str] = []
         connecting = threading.Thread(
             target=lambda: result.append(
@@ -230,8 +239,15 @@ def test_a_udp_vehicle_whose_clock_starts_again_has_restarted() -> None:
         assert result == [""]
         master = flight_controller.master
         try:
-            for boot_ms in (120_000, 120_200, 400):
+            for boot_ms in (120_000, 120_200):
                 vehicle.sendto(encode(rc_channels(boot_ms), 1, 1), station)
+            deadline = time.monotonic() + DEADLINE_S
+            while master.boot_clock.latest_ms != 120_200:
+                assert time.monotonic() < deadline, "the vehicle's clock never arrived"
+                master.recv_msg()
+                master.select(0.05)
+            now[0] += 1.5  # the board's boot, on the link's clock
+            vehicle.sendto(encode(rc_channels(400), 1, 1), station)
             deadline = time.monotonic() + DEADLINE_S
             while not flight_controller.vehicle_restarted:
                 assert time.monotonic() < deadline, "the restart was never noticed"

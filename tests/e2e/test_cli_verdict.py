@@ -248,3 +248,38 @@ def test_without_tk_the_window_gives_way_to_the_terminal_view_and_says_why() -> 
     assert "no Tk (install python3-tk)" in result.stderr
     assert "Verdict: INCOMPLETE" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_connecting_with_the_transmitter_off_and_switching_it_on_later_still_runs_every_step(
+    tmp_path: Path,
+) -> None:
+    """
+    GIVEN the demo vehicle already in RC failsafe when the check connects (its transmitter off), and
+          the transmitter switched on 3 s later without telling the check (--transmitter-on-after)
+    WHEN the terminal view runs without a duration
+    THEN the failsafe and the recovery before the test are in the timeline, but the check first asks
+         for the transmitter on, then runs the stick step and the off/on cycle, and ends only after
+         them: "Test finished" and PASSED come last, with the latency of the asked-for failsafe
+    """
+    result = run_cli("--demo", "--transmitter-on-after", "3", "--report", str(tmp_path / "evidence"))
+    out = result.stdout
+
+    assert result.returncode == EXIT_PASSED, out + result.stderr
+
+    def at(text: str) -> int:
+        assert text in out, f"{text!r} not said:\n{out}"
+        return out.index(text)
+
+    asks_for_on = at("Step: RC failsafe is active: switch the transmitter on.")
+    early_failsafe = at("* Failsafe observed at")
+    switched_on = at("* Transmitter switched on")
+    early_recovery = at("* Recovery observed at")
+    sticks = at("Step: Stick 1 of 4")
+    off = at("Step: The program switches its transmitter off now.")
+    on = at("Step: The program switches its transmitter back on now.")
+    finished = at("Step: Test finished.")
+    assert early_failsafe <= asks_for_on < switched_on < early_recovery < sticks < off < on < finished
+    assert out.count("* Recovery observed at") == 2
+    assert "Verdict: PASSED - Receiver seen, sticks checked, RC failsafe" in out[finished:]
+    report = validated_report(tmp_path / "evidence.json")
+    assert report["verdict"]["result"] == "PASSED"  # type: ignore[index]

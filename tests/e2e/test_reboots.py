@@ -35,7 +35,8 @@ from pathlib import Path
 import pytest
 
 from amc_rc_receiver.sitl.config import SitlConfig, SitlLink
-from amc_rc_receiver.standalone.link_follower import LinkFollower, RestartWatch
+from amc_rc_receiver.standalone.link_follower import LinkFollower
+from amc_rc_receiver.standalone.link_watch import RestartWatch
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.terminal.app import NO_SCHEDULE, run_text, run_text_session
 from tests.e2e.test_serial_links import assert_streams_at_5_hz

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from amc_rc_receiver.sitl.null_modem import NullModem
+from amc_rc_receiver.standalone.options import EXIT_INCOMPLETE
 from tests.support.processes import Process, quiet_env, serve_demo_command
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
 
@@ -30,7 +31,8 @@ pytestmark = [
 
 RATE = re.compile(r"RC_CHANNELS (\d+\.\d) Hz, SYS_STATUS (\d+\.\d) Hz")
 RUN_S = 40
-OFF_AFTER_S = 10
+# After the stick step (the served pilot pushes one stick after the other, in the check's order).
+OFF_AFTER_S = 20
 OFF_FOR_S = 4
 
 
@@ -63,16 +65,19 @@ def check_command(device: Path, baudrate: int, report: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("baudrate", [57600, 115200])
-def test_the_check_passes_over_a_serial_line_and_leaves_the_streams_as_it_found_them(
+def test_the_check_runs_over_a_serial_line_and_leaves_the_streams_as_it_found_them(
     baudrate: int, tmp_path: Path
 ) -> None:
-    """GIVEN the simulated vehicle served on a serial line at 57600 or 115200 baud, its transmitter
-    going off after 10 s for 4 s
+    """GIVEN the simulated vehicle served on a serial line at 57600 or 115200 baud, its pilot
+    pushing one stick after the other and its transmitter going off after 20 s for 4 s, on its own
+    (as a person's, with no key pressed in the check)
     WHEN the check runs on the other end of the line
-    THEN it connects, reads both receiver streams at 5 Hz, sees RC failsafe and the recovery, passes
-    (exit 0) with a report that names the serial link; on the wire it sent only heartbeats,
-    parameter reads and the two interval requests (5 Hz, then 0 = the firmware's default on
-    leaving); and no pymavlink or pyserial text reached the user."""
+    THEN it connects, reads both receiver streams at 5 Hz, checks every stick, sees RC failsafe and
+    the recovery and keeps them in the timeline, but a failsafe it did not ask for does not finish
+    the test: it still asks for the transmitter off (exit 4, INCOMPLETE), with a report that names the
+    serial link; on the wire it sent only heartbeats, parameter reads and the two interval requests
+    (5 Hz, then 0 = the firmware's default on leaving); and no pymavlink or pyserial text reached
+    the user."""
     wire = Wire()
     modem = NullModem(tmp_path / "dev", baudrate=baudrate, tap=wire.tap)
     modem.plug()
@@ -100,14 +105,17 @@ def test_the_check_passes_over_a_serial_line_and_leaves_the_streams_as_it_found_
             check.end()
         vehicle.end()
         modem.close()
-    assert code == 0, out
-    assert "Verdict: PASSED" in out
+    assert code == EXIT_INCOMPLETE, out
+    assert "Verdict: INCOMPLETE - Switch the transmitter off." in out
+    assert "Sticks: throttle: correct" in out
+    assert "Test finished" not in out
     assert "* RC failsafe is now ACTIVE" in out
     assert "* Recovery observed at" in out
     assert_streams_at_5_hz(out)
     assert_no_raw_link_text(out)
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["link"]["kind"] == "serial"
-    assert report["verdict"]["result"] == "PASSED"
+    assert report["verdict"]["result"] == "INCOMPLETE"
+    assert report["test"]["failsafe_observed_s"] is not None
     intervals = assert_only_reads_and_receiver_intervals(wire.sent_by_station())
     assert intervals == [(65, 200_000), (1, 200_000), (65, 0), (1, 0)]

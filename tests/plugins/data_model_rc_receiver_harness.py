@@ -21,6 +21,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from amc_rc_receiver.plugins.rc_receiver.guide import HOLD_S as EVIDENCE_HOLD_S
 from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
 from tests.support import waiting
@@ -287,8 +288,16 @@ def move_every_stick(harness: ModelHarness, pushes: Mapping[int, int] = STICK_PU
     return send_frame(harness, REST)
 
 
-def failsafe(harness: ModelHarness, *, active: bool) -> RCReceiverState:
+def failsafe(harness: ModelHarness, *, active: bool, held: bool = True) -> RCReceiverState:
+    """The receiver's failsafe ``active`` or cleared, reported twice ``EVIDENCE_HOLD_S`` apart
+    (``held``: long enough for the guide to take it as evidence), or once."""
     # A vehicle streams both: RC_CHANNELS carries the time SYS_STATUS is dated by.
+    harness.vehicle.send_rc_channels(list(HIGH), chancount=8, rssi=180)
+    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=not active)
+    state = harness.poll_after_sync()
+    if not held:
+        return state
+    harness.clock.advance(EVIDENCE_HOLD_S)
     harness.vehicle.send_rc_channels(list(HIGH), chancount=8, rssi=180)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=not active)
     return harness.poll_after_sync()

@@ -21,6 +21,7 @@ from pytest_mock import MockerFixture
 import amc_rc_receiver
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
+from amc_rc_receiver.plugins.rc_receiver.guide import HOLD_S as EVIDENCE_HOLD_S
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelEvidence,
     FailsafeStatus,
@@ -233,13 +234,18 @@ def test_it_is_off_and_it_is_on_drive_a_real_test_to_a_passed_banner_and_a_saved
 
     view.guide.off_button.invoke()
     harness.clock.advance(1.0)
-    harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
-    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
+    for _report in range(2):  # the failsafe, and still the failsafe once it held
+        harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
+        harness.vehicle.send_sys_status(present=True, enabled=True, healthy=False)
+        assert pump_until(root, lambda: harness.model.state.failsafe is FailsafeStatus.ACTIVE)
+        harness.clock.advance(EVIDENCE_HOLD_S)
     assert pump_until(root, lambda: str(view.guide.on_button.cget("state")) == "normal")
-    harness.clock.advance(0.5)
     view.guide.on_button.invoke()
-    harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
-    harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+    for _report in range(2):
+        harness.vehicle.send_rc_channels([1900] * 5, chancount=8, rssi=180)
+        harness.vehicle.send_sys_status(present=True, enabled=True, healthy=True)
+        assert pump_until(root, lambda: harness.model.state.failsafe is FailsafeStatus.NOT_ACTIVE)
+        harness.clock.advance(EVIDENCE_HOLD_S)
     assert pump_until(root, lambda: view.banner.headline.cget("text") == "PASSED")
 
     assert view.save_report(str(tmp_path / "evidence"))

@@ -20,12 +20,8 @@ from typing import Any
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
-from amc_rc_receiver.standalone.link_follower import (
-    DEVICE_POLL_S,
-    LinkFollower,
-    RestartWatch,
-    is_serial_device,
-)
+from amc_rc_receiver.standalone.link_follower import LinkFollower
+from amc_rc_receiver.standalone.link_watch import DEVICE_POLL_S, RestartWatch, is_serial_device
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.pure
@@ -264,7 +260,7 @@ def test_a_vanished_usb_board_is_waited_for_without_a_single_attempt_until_its_p
     """GIVEN the check on a USB board WHEN its device vanishes THEN the follower says so once and
     attempts nothing while it is gone; WHEN the same path exists again THEN it connects there."""
     device = tmp_path / "ttyACM0"
-    session, clock, _ports, follower = unplugged_usb_board(device, baudrate=57600)
+    session, clock, ports, follower = unplugged_usb_board(device, baudrate=57600)
     assert follower.poll() == [USB_CLOSED]
     for _ in range(20):
         clock.now += DEVICE_POLL_S
@@ -272,6 +268,9 @@ def test_a_vanished_usb_board_is_waited_for_without_a_single_attempt_until_its_p
     assert session.calls == []
     assert follower.reconnecting
     device.touch()
+    clock.now += DEVICE_POLL_S
+    assert follower.poll() == []  # the path alone is not the board: the port list shows it next
+    ports.board(device)
     clock.now += DEVICE_POLL_S
     assert follower.poll() == [f"The flight controller is back on {device}; connecting…"]
     assert settle(follower) == [

@@ -11,6 +11,13 @@ come within the failsafe timeout plus ``FAILSAFE_MARGIN_S``; a failsafe that cam
 the user's confirmation (up to ``LATE_CONFIRMATION_S``) still counts, since people switch first
 and click second.
 
+Evidence never skips a step.  A failsafe or recovery seen before the test asks for it (the
+transmitter was still off when the check connected, and was switched on later) stays in the
+timeline, but only what comes after the transmitter went off counts for the steps: the stick step
+still runs (it waits while RC failsafe is active, since held values cannot move) and the off/on
+cycle is still asked for.  A failsafe and a recovery count once they held for ``HOLD_S``: a
+receiver health bit that flips on every message proves neither.
+
 Pure logic on the caller's clock; what it keeps
 is bounded.
 """
@@ -40,6 +47,9 @@ STILL_MOVING_US = 50
 # The receiver may need a moment to notice the transmitter is gone before its output settles.
 SETTLE_AFTER_OFF_S = 0.5
 MAX_TRANSMITTER_EVENTS = 20
+# A failsafe, or a recovery, is evidence once it held this long: longer than two SYS_STATUS
+# periods at the 5 Hz the check asks for, so a bit flipping on every message never counts.
+HOLD_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -59,22 +69,43 @@ class GuideInputs:
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
     program_sticks: bool = False
+    # The flight controller reports RC failsafe now.
+    failsafe_active: bool = False
 
 
-def first_failsafe_after(
-    transitions: tuple[tuple[FailsafeStatus, float], ...], start: float | None
-) -> float | None:
-    """Time of the first failsafe at or after ``start`` (less the late-confirmation grace)."""
-    earliest = None if start is None else start - LATE_CONFIRMATION_S
-    for status, at in transitions:
-        if status is FailsafeStatus.ACTIVE and (earliest is None or at >= earliest):
-            return at
+Transitions = tuple[tuple[FailsafeStatus, float], ...]
+
+
+def _held(transitions: Transitions, index: int, now: float) -> bool:
+    """Whether the status that began at ``transitions[index]`` lasted `HOLD_S` (up to ``now``)."""
+    ends = transitions[index + 1][1] if index + 1 < len(transitions) else now
+    return ends - transitions[index][1] >= HOLD_S
+
+
+def first_failsafe_after(transitions: Transitions, start: float | None, now: float) -> float | None:
+    """Time of the first failsafe that held, at or after ``start`` less the late-confirmation
+    grace; ``None`` before ``start`` exists (nothing counts before the transmitter went off).
+
+    One that began within the grace must still be active at ``start``: a failsafe that had
+    already cleared when the transmitter was switched off is not this test's.
+    """
+    if start is None:
+        return None
+    earliest = start - LATE_CONFIRMATION_S
+    for index, (status, at) in enumerate(transitions):
+        if status is not FailsafeStatus.ACTIVE or at < earliest or not _held(transitions, index, now):
+            continue
+        cleared_before_start = index + 1 < len(transitions) and transitions[index + 1][1] < start
+        if at < start and cleared_before_start:
+            continue
+        return at
     return None
 
 
-def recovery_after(transitions: tuple[tuple[FailsafeStatus, float], ...], failsafe_at: float) -> float | None:
-    for status, at in transitions:
-        if status is FailsafeStatus.NOT_ACTIVE and at >= failsafe_at:
+def recovery_after(transitions: Transitions, failsafe_at: float, now: float) -> float | None:
+    """Time of the first recovery after the failsafe at ``failsafe_at`` that held."""
+    for index, (status, at) in enumerate(transitions):
+        if status is FailsafeStatus.NOT_ACTIVE and at >= failsafe_at and _held(transitions, index, now):
             return at
     return None
 
@@ -180,8 +211,12 @@ class TransmitterGuide:
         off, on = self._off, self._on
         self._axes = inputs.stick_axes
         sticks = self._sticks
+        # RC failsafe before the stick step is over (the transmitter still off when the check
+        # connected): the channels hold their last values, so the stick step waits.  Once the
+        # sticks are done, a failsafe before "off" is a person who switched first and clicks next.
+        failsafe_before_test = off is None and inputs.failsafe_active and not sticks.done(self._axes)
         if off is None and not sticks.done(self._axes):
-            if inputs.telemetry_live:
+            if inputs.telemetry_live and not failsafe_before_test:
                 sticks.update(
                     inputs.now,
                     self._axes,
@@ -191,18 +226,27 @@ class TransmitterGuide:
                 )
             else:
                 sticks.pause()
-        failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at)
+        failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at, inputs.now)
         deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
-        recovered_at = None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at)
+        recovered_at = (
+            None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at, inputs.now)
+        )
         if off is not None and failsafe_at is None:
             self._watch_while_off(inputs, off.at)
             if not inputs.telemetry_live and not self._concluded_no_failsafe:
                 self._blind_while_off = True
         # "No failsafe came" is a conclusion from silence: only sound if the telemetry was live
         # until it was drawn (a link lost meanwhile, a reboot, proves nothing either way).
+        # A failsafe reported but never held (a flipping health bit) is not "no failsafe" either:
+        # the test waits rather than blame the receiver's failsafe setting.
+        flapping = off is not None and any(
+            status is FailsafeStatus.ACTIVE and at >= off.at - LATE_CONFIRMATION_S
+            for status, at in inputs.transitions
+        )
         no_failsafe = (
             off is not None
             and failsafe_at is None
+            and not flapping
             and deadline is not None
             and inputs.now > deadline
             and not self._blind_while_off
@@ -223,6 +267,7 @@ class TransmitterGuide:
             recovered=recovered_at is not None,
             no_failsafe=no_failsafe,
             no_recovery=no_recovery,
+            failsafe_before_test=failsafe_before_test,
         )
         self._state = GuideState(
             step=step,
@@ -231,6 +276,9 @@ class TransmitterGuide:
             off_by_program=off is not None and off.by_program,
             on_at=None if on is None else on.at,
             failsafe_deadline=deadline,
+            failsafe_at=failsafe_at,
+            recovered_at=recovered_at,
+            failsafe_before_test=failsafe_before_test and inputs.telemetry_live,
             no_failsafe=no_failsafe,
             no_recovery=no_recovery,
             throttle_while_off_us=self._throttle_while_off,
@@ -263,6 +311,7 @@ class TransmitterGuide:
         recovered: bool,
         no_failsafe: bool,
         no_recovery: bool,
+        failsafe_before_test: bool,
     ) -> GuideStep:
         if recovered or no_recovery or (no_failsafe and on is not None):
             return GuideStep.DONE
@@ -271,7 +320,7 @@ class TransmitterGuide:
             return GuideStep.WAIT_RECOVERY if on is not None else GuideStep.SWITCH_ON
         if off is not None:
             return GuideStep.WAIT_FAILSAFE
-        if not inputs.telemetry_live:
+        if not inputs.telemetry_live or failsafe_before_test:
             return GuideStep.WAIT_TELEMETRY
         if not sticks_done:
             return GuideStep.MOVE_STICKS

@@ -182,6 +182,12 @@ class GuideState:
     on_at: float | None = None
     # When the failsafe should have come at the latest (failsafe timeout plus a margin).
     failsafe_deadline: float | None = None
+    # The failsafe and the recovery that count for this test: after the transmitter went off,
+    # each held (see `rc_receiver.guide`); earlier ones are only in the timeline.
+    failsafe_at: float | None = None
+    recovered_at: float | None = None
+    # RC failsafe is active before the stick step is over: the transmitter must be switched on.
+    failsafe_before_test: bool = False
     no_failsafe: bool = False
     no_recovery: bool = False
     # Throttle PWM the receiver kept sending while the transmitter was off and no failsafe came.

@@ -414,6 +414,7 @@ class GuidedTestTracker:
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
+                failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)

@@ -4,10 +4,11 @@
 
 PASSED needs the receiver seen, the stick step over (a reversed stick or one on the wrong channel
 is a blocking finding; a skipped one is named as not checked), RC failsafe and then recovery
-observed, no blocking finding and the parameters read.  FAILED says why, most telling reason
-first: a blocking finding, no failsafe after the transmitter went off (with its most likely
-cause), or a failsafe that never cleared.  Everything else is INCOMPLETE with the one thing to do
-next.
+observed by the guide's off/on step (not merely seen before it), no blocking finding and the
+parameters read, so the verdict never runs ahead of the guide's last step.  FAILED says why,
+most telling reason first: a blocking finding, no failsafe after the transmitter went off (with
+its most likely cause), or a failsafe that never cleared.  Everything else is INCOMPLETE with the
+one thing to do next.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from ... import _
 from .firmware import RC_OPTION_IGNORE_FAILSAFE_BIT, VehicleFamily, family_parameters
-from .guide import RECOVERY_WAIT_S, first_failsafe_after
+from .guide import RECOVERY_WAIT_S
 from .snapshot import (
     ChannelEvidence,
     FailsafeStatus,
@@ -58,10 +59,8 @@ def _verdict(result: VerdictResult, detail: str, latency: float | None, source: 
 
 def _latency(inputs: VerdictInputs) -> tuple[float | None, str | None]:
     guide = inputs.guide
-    if guide.off_at is None:
-        return None, None
-    failsafe_at = first_failsafe_after(inputs.transitions, guide.off_at)
-    if failsafe_at is None or failsafe_at < guide.off_at:
+    failsafe_at = guide.failsafe_at
+    if guide.off_at is None or failsafe_at is None or failsafe_at < guide.off_at:
         return None, None
     return failsafe_at - guide.off_at, "program" if guide.off_by_program else "user"
 
@@ -131,15 +130,21 @@ def _next_step(inputs: VerdictInputs) -> str | None:
             "The flight controller has not seen the receiver: switch the transmitter on and check the "
             "wiring, the binding, RC_PROTOCOLS and the receiver port's SERIALn_PROTOCOL."
         )
+    if guide.failsafe_before_test:
+        return _(
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test follow."
+        )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(inputs.family, guide.stick)
-    if not inputs.failsafe_observed:
+    # Only the guide's own failsafe and recovery count here: ones seen before the transmitter was
+    # switched off for the test are in the timeline, but prove nothing about this step.
+    if guide.failsafe_at is None:
         if guide.off_at is None:
             return _("Switch the transmitter off.")
         return _("Waiting for RC failsafe ({elapsed:.1f} s since the transmitter went off).").format(
             elapsed=max(0.0, inputs.now - guide.off_at)
         )
-    if not inputs.recovery_observed:
+    if guide.recovered_at is None:
         if inputs.failsafe is FailsafeStatus.ACTIVE and guide.on_at is not None:
             return _("Waiting for the failsafe to clear.")
         return _("Switch the transmitter back on.")

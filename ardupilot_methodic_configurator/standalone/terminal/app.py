@@ -19,7 +19,8 @@ from typing import TextIO
 from ... import _
 from ...sim_bridge.spec import BridgeSpec
 from ...sitl.console import ConsoleLog
-from ..link_follower import LinkFollower, watch_session
+from ..link_follower import LinkFollower
+from ..link_watch import watch_session
 from ..options import EXIT_ERROR, EXIT_USAGE, TransmitterSchedule
 from ..session import VehicleSession
 from .prompter import GuidePrompter
@@ -82,7 +83,10 @@ def run_text(
     front_end = TextFrontEnd(out, live=live, clock=clock)
     echo = ConsoleEcho(session.sitl.console, out, live=live) if session.sitl is not None else None
     start = clock()
-    transmitter_on = True
+    # A transmitter that starts off (``schedule.on_after``) is switched on as by a person who does
+    # not tell the check: only the flight controller's failsafe and recovery say it.
+    starting_off = schedule.on_after is not None
+    transmitter_on = not starting_off
     session.model.activate()
     # Where the program owns the transmitter and no schedule is given, the guide switches it.
     switches = session.transmitter_available and schedule.off_after is None
@@ -111,7 +115,10 @@ def run_text(
                 if wanted != transmitter_on:
                     transmitter_on = wanted
                     session.set_transmitter_on(wanted)
-                    session.model.note_transmitter_switched(wanted)
+                    if starting_off:
+                        starting_off = False
+                    else:
+                        session.model.note_transmitter_switched(wanted)
                     message = _("Transmitter switched on") if wanted else _("Transmitter switched off")
                     out.write(f"[{elapsed:6.1f} s] * {message}\n")
             state = session.model.poll()

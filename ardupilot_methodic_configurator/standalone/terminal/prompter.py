@@ -30,6 +30,7 @@ from ...plugins.rc_receiver.wording.terminal import (
     channel_role_line_text,
     decoded_protocol_text,
     earlier_test_text,
+    earlier_tests_kept_text,
     failsafe_held_values_text,
     failsafe_latency_text,
     finding_event_text,
@@ -42,6 +43,7 @@ from ...plugins.rc_receiver.wording.terminal import (
     verdict_line_text,
 )
 from ..options import EXIT_ERROR, EXIT_STATUS
+from ..session import MAX_PREVIOUS_TESTS
 
 KEY_QUIT = "q"
 _ACTION_KEYS = frozenset((KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP, KEY_QUIT))
@@ -82,6 +84,7 @@ def describe_guided_events(previous: RCReceiverState | None, state: RCReceiverSt
         before is None
         or guided.guide.step is not before.guide.step
         or guided.guide.stick != before.guide.stick
+        or guided.guide.failsafe_before_test != before.guide.failsafe_before_test
     ):
         events.append(step_line_text(state))
     if before is None or guided.verdict.result is not before.verdict.result:
@@ -248,6 +251,9 @@ class GuidePrompter:
         earlier_tests = list(getattr(self._session, "previous_tests", ()))
         for number, earlier in enumerate(earlier_tests, start=1):
             self._out.write(earlier_test_text(number, earlier) + "\n")
+        dropped = int(getattr(self._session, "dropped_tests", 0))
+        if earlier_tests or dropped:
+            self._out.write(earlier_tests_kept_text(len(earlier_tests), dropped, MAX_PREVIOUS_TESTS) + "\n")
         if self._report:
             status = self._write_reports(state, earlier_tests, status)
         self._out.flush()

@@ -18,6 +18,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep
 from amc_rc_receiver.plugins.rc_receiver.wording.terminal import terminal_step_text
 from amc_rc_receiver.standalone.options import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
+from amc_rc_receiver.standalone.session import MAX_PREVIOUS_TESTS, VehicleSession
 from amc_rc_receiver.standalone.terminal.prompter import (
     MAX_KEY_ACTIONS,
     GuidePrompter,
@@ -295,3 +296,25 @@ def test_the_keys_of_a_tick_keep_their_order_without_repeats_and_never_lose_a_qu
         if key in "oir" and (not expected or expected[-1] != key):
             expected.append(key)
     assert actions == expected[-MAX_KEY_ACTIONS:]
+
+
+def test_the_end_says_how_many_earlier_tests_were_kept_and_how_many_dropped(harness: ModelHarness) -> None:
+    """GIVEN a session on which the link was lost and re-established seven times, each time with a
+    test that saw the vehicle WHEN the run ends THEN the newest five earlier verdicts are printed and
+    one line says five were kept and two dropped."""
+    harness.model.activate()
+    state = harness.poll_until(lambda s: s.guided.system_id is not None, "the vehicle's telemetry")
+    session = VehicleSession()
+    for _ in range(7):
+        session.keep_test_before_reconnect(state)
+    assert len(session.previous_tests) == MAX_PREVIOUS_TESTS
+    assert session.dropped_tests == 2
+    out = io.StringIO()
+    session_view = SimpleNamespace(
+        model=harness.model, previous_tests=session.previous_tests, dropped_tests=session.dropped_tests
+    )
+    check = GuidePrompter(session_view, out, live=False, program_switches=False, keys=None)
+    check.finish(state)
+    printed = out.getvalue()
+    assert printed.count("(before the link was re-established)") == MAX_PREVIOUS_TESTS
+    assert "Earlier tests on this run: 5 kept, 2 dropped (only the newest 5 are kept)." in printed

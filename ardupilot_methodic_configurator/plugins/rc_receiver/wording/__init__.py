@@ -299,6 +299,10 @@ def guide_instruction(check: GuidedTest) -> str:
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished. Press \u201cStart a new test\u201d to repeat it."),
     }
+    if guide.failsafe_before_test:
+        return _(
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test follow."
+        )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(check.family, guide.stick)
     return texts[guide.step]

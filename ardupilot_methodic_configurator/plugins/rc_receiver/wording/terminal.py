@@ -136,6 +136,10 @@ def terminal_step_text(state: RCReceiverState) -> str:
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished."),
     }
+    if guide.failsafe_before_test:
+        return _(
+            "RC failsafe is active: switch the transmitter on. The stick step and the failsafe test follow."
+        )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         text = stick_instruction(state.guided.family, guide.stick)
         return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
@@ -197,6 +201,12 @@ def earlier_test_text(number: int, state: RCReceiverState) -> str:
     return _("Earlier test {number} (before the link was re-established): {verdict}").format(
         number=number, verdict=verdict_line_text(state)
     )
+
+
+def earlier_tests_kept_text(kept: int, dropped: int, limit: int) -> str:
+    return _(
+        "Earlier tests on this run: {kept} kept, {dropped} dropped (only the newest {limit} are kept)."
+    ).format(kept=kept, dropped=dropped, limit=limit)
 
 
 def report_written_text(json_path: object, markdown_path: object) -> str:
