@@ -35,12 +35,16 @@ WARNING = Finding("rc_overrides_never_time_out", Severity.WARNING, "Overrides ne
 
 
 def passing(**changes: object) -> VerdictInputs:
-    """Inputs of a whole test that passed: failsafe 1.2 s after the user's "off", cleared after "on"."""
+    """Inputs of a whole test that passed: failsafe 1.2 s after the user's "off", cleared after "on".
+
+    The guide's state carries its own failsafe and recovery times, as the guide sets them: the
+    verdict reads those, not the timeline, which only shows what was seen.
+    """
     inputs = VerdictInputs(
         family=VehicleFamily.COPTER,
         values={"FS_THR_ENABLE": 1.0, "FS_THR_VALUE": 975.0},
         findings=(),
-        guide=GuideState(step=GuideStep.DONE, off_at=OFF_AT, on_at=ON_AT),
+        guide=guide(),
         channels=(),
         connected=True,
         telemetry_live=True,
@@ -57,7 +61,11 @@ def passing(**changes: object) -> VerdictInputs:
 
 
 def guide(**changes: object) -> GuideState:
-    return dataclasses.replace(GuideState(step=GuideStep.DONE, off_at=OFF_AT, on_at=ON_AT), **changes)  # type: ignore[arg-type]
+    """The guide's state at the end of a whole test: off, failsafe, on and recovery, all held."""
+    done = GuideState(
+        step=GuideStep.DONE, off_at=OFF_AT, on_at=ON_AT, failsafe_at=FAILSAFE_AT, recovered_at=RECOVERED_AT
+    )
+    return dataclasses.replace(done, **changes)  # type: ignore[arg-type]
 
 
 # ---- PASSED -------------------------------------------------------------------------------------
@@ -88,15 +96,38 @@ def test_a_program_switched_transmitter_is_timed_from_the_program() -> None:
 
 def test_a_failsafe_just_before_the_users_confirmation_passes_without_a_latency() -> None:
     """
-    GIVEN a failsafe that came 2 s before the user confirmed "off" (switched first, clicked second)
+    GIVEN a failsafe that came 2 s before the user confirmed "off" (switched first, clicked second),
+          still active at the confirmation, so the guide took it as the test's failsafe
     WHEN the verdict is decided
     THEN it is PASSED, without a latency to report
+
+    The verdict now reads the failsafe time from the guide's state, not from the timeline, so the
+    early failsafe is given as the guide's ``failsafe_at``; the timeline shows the same.
     """
     transitions = ((FailsafeStatus.ACTIVE, OFF_AT - 2.0), (FailsafeStatus.NOT_ACTIVE, RECOVERED_AT))
-    verdict = decide_verdict(passing(transitions=transitions))
+    verdict = decide_verdict(passing(guide=guide(failsafe_at=OFF_AT - 2.0), transitions=transitions))
     assert verdict.result is VerdictResult.PASSED
     assert verdict.failsafe_latency_s is None
     assert verdict.detail == "Receiver seen, sticks checked, RC failsafe observed and cleared."
+
+
+def test_a_failsafe_and_recovery_only_in_the_timeline_do_not_pass() -> None:
+    """
+    GIVEN a failsafe and its recovery seen (in the timeline, observed) before the transmitter was
+          switched off for the test, and the guide still waiting for the failsafe after "off"
+    WHEN the verdict is decided
+    THEN it is INCOMPLETE and waits for the failsafe: only the guide's own failsafe and recovery
+         count, so the verdict never runs ahead of the guide's last step
+    """
+    inputs = passing(
+        guide=GuideState(step=GuideStep.WAIT_FAILSAFE, off_at=OFF_AT),
+        transitions=((FailsafeStatus.ACTIVE, 1.0), (FailsafeStatus.NOT_ACTIVE, 3.0)),
+        now=OFF_AT + 0.5,
+    )
+    verdict = decide_verdict(inputs)
+    assert verdict.result is VerdictResult.INCOMPLETE
+    assert verdict.failsafe_latency_s is None
+    assert verdict.detail == "Waiting for RC failsafe (0.5 s since the transmitter went off)."
 
 
 def test_a_skipped_stick_passes_and_is_named_as_not_checked() -> None:
@@ -151,7 +182,14 @@ def test_no_failsafe_after_switching_off_fails_with_its_most_likely_cause() -> N
     THEN it is FAILED: the receiver keeps sending pulses, with the throttle it sent and FS_THR_VALUE
     """
     inputs = passing(
-        guide=guide(step=GuideStep.SWITCH_ON, on_at=None, no_failsafe=True, throttle_while_off_us=1100),
+        guide=guide(
+            step=GuideStep.SWITCH_ON,
+            on_at=None,
+            failsafe_at=None,
+            recovered_at=None,
+            no_failsafe=True,
+            throttle_while_off_us=1100,
+        ),
         failsafe_observed=False,
         recovery_observed=False,
         transitions=(),
@@ -188,9 +226,12 @@ def test_a_failsafe_that_never_clears_fails() -> None:
     GIVEN a failsafe after "off" that did not clear within the recovery wait after "on"
     WHEN the verdict is decided
     THEN it is FAILED, says how long it waited, and still gives the latency
+
+    The guide's state has its failsafe time and no recovery time, as the guide reports it: the
+    latency comes from the guide's ``failsafe_at``.
     """
     inputs = passing(
-        guide=guide(step=GuideStep.DONE, no_recovery=True),
+        guide=guide(step=GuideStep.DONE, no_recovery=True, recovered_at=None),
         recovery_observed=False,
         failsafe=FailsafeStatus.ACTIVE,
         transitions=((FailsafeStatus.ACTIVE, FAILSAFE_AT),),
@@ -230,7 +271,7 @@ PROMPT = StickPrompt("pitch", 2, 4)
         ),
         (
             {
-                "guide": guide(step=GuideStep.SWITCH_ON, on_at=None),
+                "guide": guide(step=GuideStep.SWITCH_ON, on_at=None, recovered_at=None),
                 "recovery_observed": False,
                 "failsafe": FailsafeStatus.ACTIVE,
             },
@@ -238,7 +279,7 @@ PROMPT = StickPrompt("pitch", 2, 4)
         ),
         (
             {
-                "guide": guide(step=GuideStep.WAIT_RECOVERY),
+                "guide": guide(step=GuideStep.WAIT_RECOVERY, recovered_at=None),
                 "recovery_observed": False,
                 "failsafe": FailsafeStatus.ACTIVE,
             },
@@ -265,6 +306,9 @@ def test_an_incomplete_test_names_the_one_thing_to_do_next(
           failsafe, the switch on, the recovery or the parameters
     WHEN the verdict is decided
     THEN it is INCOMPLETE and its detail names that one thing
+
+    What the guide has seen is in its state: a guide waiting for the transmitter or the recovery
+    has its failsafe time but no recovery time (the verdict reads the guide's, not the timeline's).
     """
     verdict = decide_verdict(passing(**changes))
     assert verdict.result is VerdictResult.INCOMPLETE
@@ -294,8 +338,12 @@ def test_a_failsafe_seen_keeps_the_verdict_going_without_live_telemetry() -> Non
     GIVEN a failsafe observed, telemetry no longer live and the transmitter not back on
     WHEN the verdict is decided
     THEN it asks to switch the transmitter back on rather than to wait for telemetry
+
+    The guide's state has the failsafe time and no recovery time, as the guide reports it.
     """
     inputs = passing(
-        telemetry_live=False, guide=guide(step=GuideStep.SWITCH_ON, on_at=None), recovery_observed=False
+        telemetry_live=False,
+        guide=guide(step=GuideStep.SWITCH_ON, on_at=None, recovered_at=None),
+        recovery_observed=False,
     )
     assert decide_verdict(inputs).detail == "Switch the transmitter back on."
