@@ -264,8 +264,15 @@ def test_every_arming_refusal_of_real_arducopter_is_predicted_by_a_finding_namin
     ]
     defaults.write_text("\n".join(lines) + "\n", encoding="ascii")
     instance = free_instance(44)
-    assert session.start_sitl(SitlConfig(binary, defaults=(SITL_DIR / "copter.parm", defaults), instance=instance)) == ""
+    assert (
+        session.start_sitl(
+            SitlConfig(binary, defaults=(SITL_DIR / "copter.parm", defaults), instance=instance)
+        )
+        == ""
+    )
     assert session.sitl is not None
+    # The pilot's hands: every stick at rest, the throttle down (the transmitter sweeps them otherwise).
+    session.sitl.transmitter.hold_sticks("roll", pushed=False)
     assert session.connect(session.sitl.device, timeout=WAIT_S) == ""
     session.model.activate()
     harness = Harness(instance)
