@@ -237,6 +237,13 @@ COPTER = {
     "RC2_REVERSED": 0,
     "RC3_REVERSED": 0,
     "RC4_REVERSED": 0,
+    # Every channel calibrated, none with an auxiliary function (the arming findings read them).
+    **{f"RC{n}_OPTION": 0 for n in range(1, 17)},
+    **{
+        f"RC{n}_{kind}": pwm
+        for n in range(1, 17)
+        for kind, pwm in (("MIN", 1100), ("TRIM", 1500), ("MAX", 1900))
+    },
 }
 
 

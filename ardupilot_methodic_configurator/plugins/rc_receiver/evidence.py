@@ -80,6 +80,9 @@ class ChannelSpans:
         self.version = 0
         # The previous RC_CHANNELS: a receiver at rest repeats it, and a repeat changes nothing.
         self._previous: tuple[int, tuple[int, ...], bool] | None = None
+        # How many channels the receiver delivers (the latest RC_CHANNELS.chancount), once known:
+        # ArduPilot checks the calibration of those channels only.
+        self.delivered: int | None = None
 
     def observe(self, chancount: int, raw_pwm: Sequence[int], *, live: bool) -> bool:
         """Take one RC_CHANNELS; ``live`` is False while RC failsafe holds the values.
@@ -91,6 +94,10 @@ class ChannelSpans:
         if previous is not None and previous[:2] == reading and (previous[2] or not live):
             return False  # the latest values are these already and, if live, within the spans
         self._previous = (*reading, live)
+        delivered = max(0, min(int(chancount), MAX_RC_CHANNEL))
+        if delivered != self.delivered:
+            self.delivered = delivered
+            self.version += 1
         last, lowest, highest = self._last, self._min, self._max
         for index in range(min(chancount, MAX_RC_CHANNEL, len(raw_pwm))):
             value = int(raw_pwm[index])
@@ -121,6 +128,7 @@ class ChannelSpans:
         self._min.clear()
         self._max.clear()
         self._previous = None
+        self.delivered = None
         self.version += 1
 
     def evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:

@@ -279,14 +279,19 @@ def _channel_number(value: float | None, default: int) -> int:
     return int(value)
 
 
-def wanted_parameters(family: VehicleFamily, known: dict[str, float]) -> tuple[str, ...]:
+def wanted_parameters(
+    family: VehicleFamily, known: dict[str, float], delivered: int | None = None
+) -> tuple[str, ...]:
     """Every parameter the check needs for ``family``, given what is already known.
 
     The throttle channel's ``RCn_MIN`` joins once ``RCMAP_THROTTLE`` is known, and each stick
     channel's ``RCn_REVERSED`` once its ``RCMAP_*`` is, because which channel it is depends on
-    that value.
+    that value.  Every channel's ``RCn_OPTION`` is wanted (ArduPilot's duplicate and mode-channel
+    arming checks read all sixteen, delivered or not); ``RCn_MIN``/``RCn_TRIM``/``RCn_MAX`` for the
+    ``delivered`` channels (``RC_CHANNELS.chancount``, once known) and each known stick channel.
     """
     names = list(COMMON_PARAMETERS)
+    names.extend(option_parameter(number) for number in range(1, MAX_RC_CHANNEL + 1))
     table = FAMILY_PARAMETERS.get(family)
     if table is not None:
         names.extend((table.failsafe_enable, table.failsafe_pwm, table.mode_channel))
@@ -298,7 +303,22 @@ def wanted_parameters(family: VehicleFamily, known: dict[str, float]) -> tuple[s
         names.append(f"RC{throttle_channel(known)}_MIN")
     sticks = table.sticks if table is not None else tuple(RCMAP_DEFAULTS)
     names.extend(f"RC{stick_channel(name, known)}_REVERSED" for name in sticks if name in known)
+    ranged = [stick_channel(name, known) for name in sticks if name in known]
+    if delivered is not None:
+        ranged.extend(range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1))
+    for number in sorted(set(ranged)):
+        names.extend(range_parameters(number))
     return tuple(dict.fromkeys(names))
+
+
+def option_parameter(number: int) -> str:
+    """Input channel ``number``'s auxiliary function parameter, ``RCn_OPTION``."""
+    return f"RC{number}_OPTION"
+
+
+def range_parameters(number: int) -> tuple[str, str, str]:
+    """Input channel ``number``'s calibration: ``RCn_MIN``, ``RCn_TRIM``, ``RCn_MAX``."""
+    return f"RC{number}_MIN", f"RC{number}_TRIM", f"RC{number}_MAX"
 
 
 def stick_channels(family: VehicleFamily, values: dict[str, float]) -> dict[int, str]:
@@ -338,6 +358,18 @@ def mode_name(family: VehicleFamily, mode_number: float | None) -> str | None:
         return None
     return _MODE_NAMES.get(family, {}).get(int(mode_number))
 
+
+# RCn_OPTION (RC_Channel::AUX_FUNC): 0 does nothing; ArduPilot's duplicate check
+# (RC_Channels::duplicate_options_exist) skips 0 and every value from AUX_FUNCTION_MAX up.
+RC_OPTION_DO_NOTHING = 0
+AUX_FUNCTION_MAX = 316
+# The flight-mode channel ArduPilot's conflict check can see (RC_Channels::flight_mode_channel
+# takes none for 0 and none from NUM_RC_CHANNELS up, so channel 16 is never checked).
+MODE_CHANNEL_CHECKED_BELOW = MAX_RC_CHANNEL
+# Copter's and Rover's stick calibration limits (RC_Channel::RC_CALIB_MIN_LIMIT_PWM and
+# RC_CALIB_MAX_LIMIT_PWM): a stick channel's RCn_MIN above 1300 or RCn_MAX below 1700 refuses arming.
+RC_CALIB_MIN_LIMIT_PWM = 1300
+RC_CALIB_MAX_LIMIT_PWM = 1700
 
 RC_OPTION_IGNORE_RECEIVER = 1 << 0
 RC_OPTION_IGNORE_FAILSAFE_BIT = 1 << 2

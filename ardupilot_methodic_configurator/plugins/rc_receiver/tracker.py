@@ -32,6 +32,7 @@ from .findings import parameter_findings
 from .findings.inputs import FindingInputs
 from .firmware import (
     MAX_RC_CHANNEL,
+    RCMAP_DEFAULTS,
     ROLE_PARAMETERS,
     FirmwareVersion,
     VehicleFamily,
@@ -108,7 +109,7 @@ class GuidedTestTracker:
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
         self._derived: tuple[dict[str, float], dict[str, float]] | None = None
         self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
-        self._wanted_memo: dict[tuple[VehicleFamily, float | None], tuple[str, ...]] = {}
+        self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._roles_memo: tuple[object, dict[int, str]] | None = None
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -296,7 +297,7 @@ class GuidedTestTracker:
             base = self._wanted(family, {})
             host = self._host.numbers(base)
             values = {**reads, **host} if reads else dict(host)
-            # Which RCn_MIN is wanted depends on RCMAP_THROTTLE, known only now.
+            # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
             more = [name for name in self._wanted(family, values) if name not in base]
             if more:
                 host.update(self._host.numbers(more))
@@ -305,13 +306,15 @@ class GuidedTestTracker:
         return self._derived
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
-        """`wanted_parameters`, again only when the family or the throttle channel changed."""
-        key = (family, values.get("RCMAP_THROTTLE"))
+        """`wanted_parameters`, again only when the family, a stick channel or the number of
+        channels the receiver delivers changed."""
+        delivered = self._spans.delivered
+        key = (family, delivered, *(values.get(name) for name in RCMAP_DEFAULTS))
         wanted = self._wanted_memo.get(key)
         if wanted is None:
             if len(self._wanted_memo) >= _MAX_WANTED_MEMO:
                 self._wanted_memo.clear()
-            wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values))
+            wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
         return wanted
 
     def _roles(self, family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
@@ -436,6 +439,7 @@ class GuidedTestTracker:
                 rssi_during_failsafe=self._witness.rssi_during_max,
                 sticks=sticks,
                 firmware_version=version,
+                delivered_channels=self._spans.delivered,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)

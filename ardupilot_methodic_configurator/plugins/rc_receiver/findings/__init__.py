@@ -6,8 +6,8 @@ Each rule is a pure function of `FindingInputs` that returns findings in plain w
 parameter, its value and what to do; `parameter_findings` runs them all in table order.  A rule
 says nothing about a parameter whose value is not known yet, so a finding never rests on a guess.
 The rules are grouped by what they look at: RC failsafe (`failsafe`), the receiver's set-up
-(`receiver_setup`), the step file and unavailable parameters (`step_file`), and the stick step
-(`rc_receiver.sticks`).
+(`receiver_setup`), what ArduPilot refuses at arming (`arming`), the step file and unavailable
+parameters (`step_file`), and the stick step (`rc_receiver.sticks`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,13 @@ from collections.abc import Iterable
 
 from ..snapshot import Finding, Severity
 from ..sticks import stick_findings
+from .arming import (
+    duplicate_options,
+    mode_channel_option,
+    stick_calibration,
+    stick_channel_option,
+    trim_order,
+)
 from .failsafe import failsafe_enable, failsafe_pwm, failsafe_timeout, failsafe_trigger, rssi_held
 from .inputs import FindingInputs, Rule
 from .receiver_setup import crsf_rules, protocols_all, rc_options, rc_override_time, rc_protocols, rssi_type
@@ -32,6 +39,11 @@ RULES: tuple[Rule, ...] = (
     failsafe_pwm,
     rc_options,
     rc_protocols,
+    duplicate_options,
+    mode_channel_option,
+    trim_order,
+    stick_calibration,
+    stick_channel_option,
     failsafe_timeout,
     rc_override_time,
     rssi_type,

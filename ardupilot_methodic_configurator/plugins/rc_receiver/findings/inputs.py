@@ -40,6 +40,8 @@ class FindingInputs:
     sticks: tuple[StickResult, ...] = ()
     # The firmware's version where known: when a silent receiver becomes RC failsafe depends on it.
     firmware_version: FirmwareVersion | None = None
+    # How many input channels the receiver delivers (RC_CHANNELS.chancount), once known.
+    delivered_channels: int | None = None
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]
