@@ -240,8 +240,10 @@ class TransmitterGuide:
         # A failsafe reported but never held (a flipping health bit) is not "no failsafe" either:
         # the test waits rather than blame the receiver's failsafe setting.
         flapping = off is not None and any(
-            status is FailsafeStatus.ACTIVE and at >= off.at - LATE_CONFIRMATION_S
-            for status, at in inputs.transitions
+            status is FailsafeStatus.ACTIVE
+            and at >= off.at - LATE_CONFIRMATION_S
+            and not _held(inputs.transitions, index, inputs.now)
+            for index, (status, at) in enumerate(inputs.transitions)
         )
         no_failsafe = (
             off is not None

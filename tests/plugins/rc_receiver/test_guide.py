@@ -489,3 +489,19 @@ def test_the_verdict_is_passed_only_when_the_guide_is_done(connected_in_failsafe
         result = verdict_of(state, now, tuple(seen)).result
         assert (result is VerdictResult.PASSED) == (state.step is GuideStep.DONE), now
     assert state.step is GuideStep.DONE
+
+
+def test_a_failsafe_that_held_and_ended_before_the_switch_off_leaves_no_failsafe_to_conclude() -> None:
+    """
+    GIVEN a failsafe that held from 6 s to 9 s and cleared, the transmitter switched off at 10 s
+    WHEN no failsafe follows and the wait runs out
+    THEN the guide concludes "no failsafe": only a failsafe that never held (a flipping health
+    bit) keeps it waiting, and this one held and ended before the test's switch-off.
+    """
+    guide = TransmitterGuide()
+    transitions: Transitions = ((FailsafeStatus.ACTIVE, 6.0), (FailsafeStatus.NOT_ACTIVE, 9.0))
+    for now in (1.0, 2.0, 3.0):
+        guide.update(copter(now, ()))
+    guide.note_switch(False, 10.0, by_program=False)
+    state = guide.update(copter(100.0, transitions))
+    assert state.no_failsafe
