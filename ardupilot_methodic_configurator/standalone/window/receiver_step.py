@@ -23,34 +23,17 @@ from ...host.configuration_steps import (
 )
 from ...host.param_file import ShownParameters, StepFiles
 from ...host.parameter_table import ParameterTable
-from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
-from ..session import VehicleSession
 from .background import ParameterFileRead
-from .connection_bar import ConnectionBar
 from .geometry import StepColumns, fit_scrollable_width
+from .window_parts import WindowParts
 
 FILE_READ_POLL_MS = 20
 
 
-class _WindowLike(Protocol):
-    @property
-    def root(self) -> tk.Tk: ...
-
-    @property
-    def session(self) -> VehicleSession: ...
-
-    @property
-    def host(self) -> PluginHost: ...
-
-    @property
-    def connection_bar(self) -> ConnectionBar: ...
-
+class _WindowLike(WindowParts, Protocol):
     @property
     def vehicle(self) -> str: ...
-
-    @property
-    def closed(self) -> bool: ...
 
 
 class ReceiverStepPane:

@@ -13,36 +13,16 @@ from __future__ import annotations
 import contextlib
 import tkinter as tk
 from collections.abc import Callable
-from typing import Protocol
 
 from ... import _
-from ...host.plugin_host import PluginHost
 from ...plugins.rc_receiver.program_transmitter import StickHold
-from ..session import VehicleSession
-from .connection_bar import ConnectionBar
-
-
-class _WindowLike(Protocol):
-    @property
-    def root(self) -> tk.Tk: ...
-
-    @property
-    def session(self) -> VehicleSession: ...
-
-    @property
-    def host(self) -> PluginHost: ...
-
-    @property
-    def connection_bar(self) -> ConnectionBar: ...
-
-    @property
-    def closed(self) -> bool: ...
+from .window_parts import WindowParts
 
 
 class TransmitterSwitch:
     """Switches the program's transmitter for the window, its guide and its schedule."""
 
-    def __init__(self, window: _WindowLike, guard: Callable[[str, Callable[[], object]], None]) -> None:
+    def __init__(self, window: WindowParts, guard: Callable[[str, Callable[[], object]], None]) -> None:
         self._window = window
         # Runs plugin code so that its failure is a status line, never a broken window.
         self._guard = guard
