@@ -31,12 +31,9 @@ import _poll_replay
 import bench_poll
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver import evidence
-from amc_rc_receiver.plugins.rc_receiver.evidence import channel_roles
-from amc_rc_receiver.plugins.rc_receiver.findings import parameter_findings
+from amc_rc_receiver.plugins.rc_receiver import evidence, tracker
 from amc_rc_receiver.plugins.rc_receiver.firmware import wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ParameterReader
-from amc_rc_receiver.plugins.rc_receiver.streams import StreamRequests
 from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
 
 POLLS = 400
@@ -88,14 +85,8 @@ def _unique_inputs(self: Any, live: Any, target: Any) -> object:
 
 MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "the whole guided test": lambda: _patched(GuidedTestTracker, "_inputs", _unique_inputs),
-    "the finding rules": lambda: _patched(
-        GuidedTestTracker, "_findings", lambda self, inputs: parameter_findings(inputs)
-    ),
     "the wanted names": lambda: _patched(
         GuidedTestTracker, "_wanted", lambda self, family, values: wanted_parameters(family, dict(values))
-    ),
-    "the channel roles": lambda: _patched(
-        GuidedTestTracker, "_roles", lambda self, family, values: channel_roles(family, values)
     ),
     "the host's values once per snapshot": lambda: _before(
         GuidedTestTracker, "_host_and_values", lambda self: setattr(self, "_derived", None)
@@ -109,10 +100,10 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "the parameter wants": lambda: _before(
         ParameterReader, "want", lambda self: setattr(self, "_wanted_for", None)
     ),
-    "the stream statuses": lambda: _before(
-        StreamRequests, "statuses", lambda self: setattr(self, "_statuses", None)
-    ),
     "STATUSTEXT decoding": lambda: _patched_module(evidence, "_classify", evidence._classify.__wrapped__),
+    "the firmware version of a text": lambda: _patched_module(
+        tracker, "version_from_banner", tracker.version_from_banner.__wrapped__
+    ),
 }
 
 

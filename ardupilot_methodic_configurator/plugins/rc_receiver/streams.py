@@ -74,16 +74,10 @@ class StreamRequests:
         self._requested_at = 0.0
         self._repeats_left = MAX_REPEATED_REQUESTS
         self._requests: tuple[PendingCommand, ...] = ()
-        self._statuses: tuple[object, tuple[IntervalRequestStatus, ...]] | None = None
 
     def statuses(self) -> tuple[IntervalRequestStatus, ...]:
         """The outcome of each request of this activation, or both streams "not requested"."""
-        # Read every poll, and the outcomes change a few times per activation: worded again only then.
-        key = (self._requests, tuple((c.outcome, c.result_name, c.error) for c in self._requests))
-        if self._statuses is None or self._statuses[0] != key:
-            words = tuple(request_status(command) for command in self._requests) or not_requested()
-            self._statuses = (key, words)
-        return self._statuses[1]
+        return tuple(request_status(command) for command in self._requests) or not_requested()
 
     def forget(self) -> None:
         """The requests no longer describe the link (deactivated, or another connection)."""

@@ -33,7 +33,6 @@ from .findings.inputs import FindingInputs
 from .firmware import (
     MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
-    ROLE_PARAMETERS,
     FirmwareVersion,
     VehicleFamily,
     centring,
@@ -52,7 +51,6 @@ from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwit
 from .readings import readable_text
 from .snapshot import (
     FailsafeStatus,
-    Finding,
     GuidedTest,
     LinkEvent,
     LiveReadings,
@@ -108,9 +106,7 @@ class GuidedTestTracker:
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
         self._derived: tuple[dict[str, float], dict[str, float]] | None = None
-        self._findings_memo: tuple[FindingInputs, tuple[Finding, ...]] | None = None
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
-        self._roles_memo: tuple[object, dict[int, str]] | None = None
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
 
@@ -317,14 +313,6 @@ class GuidedTestTracker:
             wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
         return wanted
 
-    def _roles(self, family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
-        """`channel_roles`, again only when a parameter it reads changed."""
-        key = (family, tuple(values.get(name) for name in ROLE_PARAMETERS))
-        memo = self._roles_memo
-        if memo is None or memo[0] != key:
-            memo = self._roles_memo = (key, channel_roles(family, values))
-        return memo[1]
-
     def _values(self) -> dict[str, float]:
         return self._host_and_values()[1]
 
@@ -393,7 +381,7 @@ class GuidedTestTracker:
         parameters = self._reader.listing(wanted, host)
         step_name, step_all = self._host.step_file()
         step_values = {name: step_all[name] for name in wanted if name in step_all}
-        roles = self._roles(family, values)
+        roles = channel_roles(family, values)
         channels = self._spans.evidence(roles)
         version, firmware = self._firmware()
         timeout = failsafe_timing(family, version).timeout_s(values)
@@ -421,7 +409,7 @@ class GuidedTestTracker:
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
-        findings = self._findings(
+        findings = parameter_findings(
             FindingInputs(
                 family=family,
                 values=values,
@@ -484,12 +472,3 @@ class GuidedTestTracker:
             verdict=verdict,
             report_directory=self._host.report_directory(),
         )
-
-    def _findings(self, inputs: FindingInputs) -> tuple[Finding, ...]:
-        """The rules run again only when something they read changed, which is rare mid-test."""
-        memo = self._findings_memo
-        if memo is not None and memo[0] == inputs:
-            return memo[1]
-        findings = parameter_findings(inputs)
-        self._findings_memo = (inputs, findings)
-        return findings
