@@ -26,8 +26,11 @@ period that ends showed.  The wrapping is benchmark code only: the program is un
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -148,12 +151,47 @@ def wrap_views(cycle: Cycle) -> None:
     window_app.run_mainloop = mainloop
 
 
+class Growth:
+    """With ``AMC_SOAK_TRACEMALLOC=SECONDS``: Python's allocations at SECONDS and at the end, and
+    the lines whose allocations grew most in between, written beside the events (diagnosis only:
+    tracing slows the program and costs memory of its own)."""
+
+    def __init__(self, events_path: Path) -> None:
+        self._out = events_path.with_suffix(".growth.txt")
+        self._first: tracemalloc.Snapshot | None = None
+        after_s = os.environ.get("AMC_SOAK_TRACEMALLOC")
+        self.enabled = bool(after_s)
+        if after_s:
+            tracemalloc.start(8)
+            timer = threading.Timer(float(after_s), self._take_first)
+            timer.daemon = True
+            timer.start()
+
+    def _take_first(self) -> None:
+        self._first = tracemalloc.take_snapshot()
+
+    def write(self) -> None:
+        if not self.enabled or self._first is None:
+            return
+        last = tracemalloc.take_snapshot()
+        lines = [
+            f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
+            + " <- ".join(f"{frame.filename}:{frame.lineno}" for frame in stat.traceback[:4])
+            for stat in last.compare_to(self._first, "traceback")[:25]
+        ]
+        self._out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def run(argv: list[str]) -> int:
     split = argv.index("--")
     events_path, cycle_s, off_s, first_off_s = argv[:split]
+    growth = Growth(Path(events_path))
     with Path(events_path).open("a", encoding="utf-8") as events:
         wrap_views(Cycle(events, float(cycle_s), float(off_s), float(first_off_s)))
-        return main(argv[split + 1 :])
+        try:
+            return main(argv[split + 1 :])
+        finally:
+            growth.write()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ so the guided test never ends and the log goes on through every reboot.  Each re
 
 - ``--how kill`` (default): SITL is killed, as the runner's own restart does and as
   tests/e2e/test_reboots.py does; the runner starts it again and unplugs the serial line
-  meanwhile, as a rebooting USB board's device vanishes and comes back;
+  meanwhile, as a rebooting USB board's device vanishes and comes back (the runner restarts a
+  killed SITL 20 times a session at most, against a crash loop: beyond that the benchmark lifts
+  the limit in the program it starts, and says so);
 - ``--how mavlink``: MAV_CMD_PREFLIGHT_REBOOT_SHUTDOWN from a link of the benchmark's own on
   SITL's third MAVLink port (5763 + 10·N; the runner's control link holds 5762), never through the
   check; SITL re-executes itself and the line stays, as a telemetry radio's does, so the check
@@ -42,6 +44,8 @@ from pathlib import Path
 from typing import IO
 
 from pymavlink import mavutil
+
+from amc_rc_receiver.sitl.supervisor import MAX_RESTARTS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _proc_sample import Sample, free_instance, sample
@@ -178,8 +182,12 @@ def main() -> int:
     instance = free_instance(args.instance)
     command = [
         sys.executable,
-        "-m",
-        "amc_rc_receiver",
+        "-c",
+        # The program's own entry; the runner gives up on a SITL killed more than MAX_RESTARTS
+        # times in a session (a crash loop), so a kill-reboot run beyond that lifts the limit.
+        "import sys; from amc_rc_receiver.sitl import supervisor; "
+        f"supervisor.MAX_RESTARTS = {max(MAX_RESTARTS, args.reboots)}; "
+        "from amc_rc_receiver.__main__ import main; sys.exit(main(sys.argv[1:]))",
         "--sitl",
         str(args.sitl),
         "--sitl-link",
@@ -195,6 +203,8 @@ def main() -> int:
     ]
     env = dict(os.environ, LANGUAGE="en", PYTHONUNBUFFERED="1")
     env.pop("DISPLAY", None)
+    if args.how == "kill" and args.reboots > MAX_RESTARTS:
+        print(f"(the runner's limit of {MAX_RESTARTS} restarts of a killed SITL lifted to {args.reboots})")
     print(
         f"{args.reboots} reboots ({args.how}) of {args.sitl.name} on a serial line at {args.baudrate} baud "
         f"(pseudo-terminal null modem), SITL instance {instance}",
@@ -260,9 +270,9 @@ def main() -> int:
                 status = process.wait()
         else:
             status = process.returncode
-    log = Path(f"/tmp/amc-reboots-{time.strftime('%Y%m%d-%H%M%S')}.log")
-    log.write_text("\n".join(line for _at, line in output.since(0)) + "\n", encoding="utf-8")
-    print(f"\nthe program's output: {log}")
+        log = Path(f"/tmp/amc-reboots-{time.strftime('%Y%m%d-%H%M%S')}.log")
+        log.write_text("\n".join(line for _at, line in output.since(0)) + "\n", encoding="utf-8")
+        print(f"\nthe program's output: {log}")
     followed = len(reboots)
     print(f"reboots followed to a live reading: {followed} of {args.reboots}; exit after SIGTERM {status}")
     if reboots:

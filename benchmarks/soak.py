@@ -111,7 +111,7 @@ def drain(master: int, view: View) -> None:
     os.close(master)
 
 
-def start(view: View, args: argparse.Namespace, display: str | None) -> None:
+def start(view: View, args: argparse.Namespace, display: str | None, warm_up: float) -> None:
     program = [
         "--sitl",
         str(args.sitl),
@@ -133,6 +133,8 @@ def start(view: View, args: argparse.Namespace, display: str | None) -> None:
         *program,
     ]
     env = dict(os.environ, LANGUAGE="en", PYTHONUNBUFFERED="1")
+    if args.tracemalloc:
+        env["AMC_SOAK_TRACEMALLOC"] = str(warm_up)
     log = view.log_path.open("wb")
     stdout: int | IO[bytes] = log
     master = -1
@@ -244,6 +246,11 @@ def report(view: View, minutes: float, sample_s: float, status: int | None) -> N
     )
     if view.name == "terminal":
         print(f"  terminal screen drained: {view.drained / 1e6:.1f} MB")
+    growth_file = view.events_path.with_suffix(".growth.txt")
+    if growth_file.exists():
+        print("  Python allocations grown most after the warm-up (tracemalloc):")
+        for line in growth_file.read_text(encoding="utf-8").splitlines()[:12]:
+            print(f"    {line}")
 
 
 def main() -> int:
@@ -263,6 +270,11 @@ def main() -> int:
     parser.add_argument("--sitl-defaults", type=Path, default=SITL_DIR / "copter.parm")
     parser.add_argument("--instance", type=int, default=70, help="first SITL instance to try")
     parser.add_argument("--keep", type=Path, help="folder for the logs (default: a new one in /tmp)")
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="diagnosis: print the program lines whose Python allocations grew most after the warm-up",
+    )
     args = parser.parse_args()
     if not args.sitl.is_file():
         raise SystemExit(f"no SITL binary at {args.sitl} (see ../shared/sitl/README.md)")
@@ -287,7 +299,7 @@ def main() -> int:
         if "window" in names:
             xvfb, display = start_xvfb()
         for view in views:
-            start(view, args, display)
+            start(view, args, display, min(WARM_UP_S, args.minutes * 60 / 3))
         end = time.monotonic() + args.minutes * 60
         next_report = time.monotonic() + 60
         while time.monotonic() < end:
