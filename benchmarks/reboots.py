@@ -93,6 +93,7 @@ class Output:
 
 @dataclass
 class Reboot:
+    rss_kb: int  # the program's, at the live reading
     to_live_s: float
     start_to_live_s: float | None
     notices: collections.Counter[str]
@@ -252,9 +253,12 @@ def main() -> int:
             live_at = output.since(live)[0][0]
             notices, link, others = classify(output.since(mark)[: live - mark + 1])
             start_to_live = None if back_at is None else live_at - back_at
-            reboots.append(Reboot(live_at - ordered, start_to_live, notices, link, others))
+            now = sample(process.pid, 0.0)
+            rss_kb = now.rss_kb if now is not None else 0
+            reboots.append(Reboot(rss_kb, live_at - ordered, start_to_live, notices, link, others))
             print(
-                f"  reboot {number:2}: live {live_at - ordered:5.1f} s after the reboot; notices "
+                f"  reboot {number:2}: live {live_at - ordered:5.1f} s after the reboot, RSS "
+                f"{rss_kb / 1024:5.1f} MB; notices "
                 + ", ".join(f"{kind} {notices[kind]}" for kind, _pattern in KINDS),
                 flush=True,
             )
@@ -295,6 +299,15 @@ def main() -> int:
             print("  other event lines between the reboot and the live reading (total over all reboots):")
             for text, count in others.most_common(12):
                 print(f"    {count:3} x {text}")
+    if len(reboots) >= 3:
+        # Where the memory goes per reboot: the slope over the second half, once warmed up.
+        half = reboots[len(reboots) // 2 :]
+        slope = statistics.linear_regression(range(len(half)), [item.rss_kb for item in half]).slope
+        print(
+            f"RSS at the live reading: after reboot 1 {reboots[0].rss_kb / 1024:.1f} MB, after reboot "
+            f"{len(reboots)} {reboots[-1].rss_kb / 1024:.1f} MB; "
+            f"over the second half {slope:+.1f} KB per reboot"
+        )
     if first is not None and last is not None:
         print(f"after the first connection: {counts(first)}")
         print(f"after the last reboot:      {counts(last)}")
