@@ -162,7 +162,7 @@ class Growth:
         after_s = os.environ.get("AMC_SOAK_TRACEMALLOC")
         self.enabled = bool(after_s)
         if after_s:
-            tracemalloc.start(8)
+            tracemalloc.start(12)
             timer = threading.Timer(float(after_s), self._take_first)
             timer.daemon = True
             timer.start()
@@ -176,7 +176,7 @@ class Growth:
         last = tracemalloc.take_snapshot()
         lines = [
             f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
-            + " <- ".join(f"{frame.filename}:{frame.lineno}" for frame in stat.traceback[:4])
+            + " <- ".join(f"{frame.filename}:{frame.lineno}" for frame in reversed(stat.traceback[-5:]))
             for stat in last.compare_to(self._first, "traceback")[:25]
         ]
         self._out.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -52,6 +52,7 @@ from _proc_sample import Sample, free_instance, sample
 
 ROOT = Path(__file__).resolve().parents[1]
 SITL_DIR = ROOT.parent / "shared" / "sitl"
+PROGRAM = Path(__file__).resolve().parent / "_reboots_program.py"
 STARTED = re.compile(r"Started SITL \(process (\d+)\)")
 LIVE = re.compile(r"CH1\s+\d{3,4}\s+CH2\s+\d{3,4}\s+CH3\s+\d{3,4}")
 NOTICE = re.compile(r"^\[\s*[\d.]+ s\] \* (.*)$")
@@ -177,18 +178,24 @@ def main() -> int:
     parser.add_argument("--baudrate", type=int, default=115200)
     parser.add_argument("--sitl", type=Path, default=SITL_DIR / "arducopter")
     parser.add_argument("--instance", type=int, default=80, help="first SITL instance to try")
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="diagnosis: the program lines whose Python allocations grew over the second half",
+    )
     args = parser.parse_args()
     if not args.sitl.is_file():
         raise SystemExit(f"no SITL binary at {args.sitl} (see ../shared/sitl/README.md)")
     instance = free_instance(args.instance)
+    growth_file = Path(f"/tmp/amc-reboots-growth-{os.getpid()}.txt") if args.tracemalloc else None
     command = [
         sys.executable,
-        "-c",
-        # The program's own entry; the runner gives up on a SITL killed more than MAX_RESTARTS
-        # times in a session (a crash loop), so a kill-reboot run beyond that lifts the limit.
-        "import sys; from amc_rc_receiver.sitl import supervisor; "
-        f"supervisor.MAX_RESTARTS = {max(MAX_RESTARTS, args.reboots)}; "
-        "from amc_rc_receiver.__main__ import main; sys.exit(main(sys.argv[1:]))",
+        str(PROGRAM),
+        # The runner gives up on a SITL killed more than MAX_RESTARTS times in a session (a crash
+        # loop), so a kill-reboot run beyond that lifts the limit.
+        str(max(MAX_RESTARTS, args.reboots)),
+        str(growth_file or ""),
+        "--",
         "--sitl",
         str(args.sitl),
         "--sitl-link",
@@ -238,6 +245,8 @@ def main() -> int:
         first = sample(process.pid, 0.0)
         print(f"first connection: {counts(first)}" if first else "the program is gone", flush=True)
         for number in range(1, args.reboots + 1):
+            if growth_file is not None and number == args.reboots // 2 + 1:
+                process.send_signal(signal.SIGUSR1)  # the first snapshot, half way
             mark = len(output)
             ordered = time.monotonic()
             if args.how == "kill":
@@ -308,6 +317,10 @@ def main() -> int:
             f"{len(reboots)} {reboots[-1].rss_kb / 1024:.1f} MB; "
             f"over the second half {slope:+.1f} KB per reboot"
         )
+    if growth_file is not None and growth_file.exists():
+        print("Python allocations grown most over the second half (tracemalloc):")
+        for line in growth_file.read_text(encoding="utf-8").splitlines()[:15]:
+            print(f"  {line}")
     if first is not None and last is not None:
         print(f"after the first connection: {counts(first)}")
         print(f"after the last reboot:      {counts(last)}")
