@@ -33,7 +33,10 @@ def run(argv: list[str]) -> int:
         return main(argv[split + 1 :])
     finally:
         if snapshots:
-            stats = tracemalloc.take_snapshot().compare_to(snapshots[0], "traceback")[:25]
+            # The first snapshot is itself memory allocated since; it is not the program's.
+            skip = [tracemalloc.Filter(False, tracemalloc.__file__)]
+            last = tracemalloc.take_snapshot().filter_traces(skip)
+            stats = last.compare_to(snapshots[0].filter_traces(skip), "traceback")[:25]
             lines = [
                 f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
                 + " <- ".join(f"{frame.filename}:{frame.lineno}" for frame in reversed(stat.traceback[-5:]))

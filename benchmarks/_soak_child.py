@@ -177,9 +177,14 @@ class Growth:
         lines = [
             f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  "
             + " <- ".join(f"{frame.filename}:{frame.lineno}" for frame in reversed(stat.traceback[-5:]))
-            for stat in last.compare_to(self._first, "traceback")[:25]
+            for stat in _without_tracing(last).compare_to(_without_tracing(self._first), "traceback")[:25]
         ]
         self._out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _without_tracing(snapshot: tracemalloc.Snapshot) -> tracemalloc.Snapshot:
+    # The first snapshot is itself memory allocated after it was taken; it is not the program's.
+    return snapshot.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
 
 
 def run(argv: list[str]) -> int:
