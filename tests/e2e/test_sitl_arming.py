@@ -29,7 +29,7 @@ from pymavlink import mavutil
 
 from amc_rc_receiver.plugins.rc_receiver.snapshot import Finding, RCReceiverState, Severity
 from amc_rc_receiver.sitl.config import SitlConfig
-from amc_rc_receiver.standalone.session import CheckSession
+from amc_rc_receiver.standalone.session import VehicleSession
 from tests.support.sitl import SITL_DIR, free_instance, sitl_binary
 
 pytestmark = [
@@ -205,14 +205,14 @@ def predicts(finding: Finding, text: str) -> bool:
 
 
 @pytest.fixture
-def session() -> Iterator[CheckSession]:
-    built = CheckSession()
+def session() -> Iterator[VehicleSession]:
+    built = VehicleSession()
     yield built
     built.close()
 
 
 def poll_until(
-    session: CheckSession, condition: Callable[[RCReceiverState], bool], what: str
+    session: VehicleSession, condition: Callable[[RCReceiverState], bool], what: str
 ) -> RCReceiverState:
     deadline = time.monotonic() + WAIT_S
     while True:
@@ -224,7 +224,7 @@ def poll_until(
         time.sleep(0.05)
 
 
-def read_again(session: CheckSession, values: Mapping[str, float]) -> RCReceiverState:
+def read_again(session: VehicleSession, values: Mapping[str, float]) -> RCReceiverState:
     """The check reads its parameters again, as after the methodic configurator's upload."""
     session.model.suspend()
     session.model.resume()
@@ -248,7 +248,7 @@ def blocking_parameter_findings(state: RCReceiverState) -> list[Finding]:
 
 
 def test_every_arming_refusal_of_real_arducopter_is_predicted_by_a_finding_naming_its_parameters(
-    session: CheckSession, tmp_path: Path
+    session: VehicleSession, tmp_path: Path
 ) -> None:
     """GIVEN real ArduCopter SITL with ARMING_CHECK limited to the parameter and RC checks, and a check
     on its first port WHEN the harness arms it with clean receiver parameters and then with each

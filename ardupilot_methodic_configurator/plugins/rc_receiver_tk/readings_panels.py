@@ -26,14 +26,13 @@ from ..rc_receiver.snapshot import (
     GuidedTest,
     RCReceiverState,
 )
-from ..rc_receiver.wording import relative_time_text
+from ..rc_receiver.wording import relative_time_text, yes_no_unknown_text
 from ..rc_receiver.wording.tk_view import (
     button_tooltip,
     channel_name,
     failsafe_text,
     protocol_text,
     pwm_text,
-    receiver_seen_text,
     rssi_name,
     rssi_value_text,
     status_value_texts,
@@ -123,7 +122,7 @@ class StatusPanel:
 
     def render_present(self, present: bool | None) -> None:
         colour = COLOUR_UNKNOWN if present is None else COLOUR_GOOD if present else COLOUR_BAD
-        self._shown.set_lamp(self.present_lamp, colour, receiver_seen_text(present))
+        self._shown.set_lamp(self.present_lamp, colour, yes_no_unknown_text(present))
 
     def render_failsafe(self, failsafe: FailsafeStatus) -> None:
         colours = {FailsafeStatus.ACTIVE: COLOUR_BAD, FailsafeStatus.NOT_ACTIVE: COLOUR_GOOD}

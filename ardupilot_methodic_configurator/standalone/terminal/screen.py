@@ -22,13 +22,13 @@ from ...plugins.rc_receiver.wording.terminal import (
     failsafe_observed_text,
     link_error_text,
     link_restored_text,
+    receiver_seen_text,
     recovery_observed_text,
     request_line_text,
     screen_title_text,
     status_line_texts,
     telemetry_lost_text,
 )
-from ...plugins.rc_receiver.wording.tk_view import receiver_seen_text
 from ...sim_bridge.snapshot import BridgeSnapshot
 from ...sim_bridge.texts import link_summary_text, loop_cut_text
 from .prompter import describe_guided_events, format_guided_lines

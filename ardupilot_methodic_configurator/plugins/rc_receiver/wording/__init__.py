@@ -380,3 +380,9 @@ def impostor_text(count: int) -> str:
         "Another sender on this port claims to be the vehicle: {count} of its datagrams were "
         "ignored. Only the vehicle's own address counts."
     ).format(count=count)
+
+
+def yes_no_unknown_text(value: bool | None) -> str:
+    if value is None:
+        return _("unknown")
+    return _("yes") if value else _("no")

@@ -15,17 +15,11 @@ from ..snapshot import (
     RadioMessage,
     RCReceiverState,
 )
-from . import request_outcome_text, role_label, rssi_is_link_quality, stick_instruction
+from . import request_outcome_text, role_label, rssi_is_link_quality, stick_instruction, yes_no_unknown_text
 
 
 def screen_title_text() -> str:
     return _("RC receiver check  (Ctrl+C to quit)")
-
-
-def yes_no_unknown_text(value: bool | None) -> str:
-    if value is None:
-        return _("unknown")
-    return _("yes") if value else _("no")
 
 
 def failsafe_status_text(status: FailsafeStatus) -> str:

@@ -11,7 +11,7 @@ from .... import _
 from ..snapshot import (
     FailsafeStatus,
 )
-from . import relative_time_text
+from . import relative_time_text, yes_no_unknown_text
 
 
 def view_label(name: str) -> str:
@@ -94,12 +94,6 @@ def rate_text(rate_hz: float) -> str:
     return _("{rate:.1f} Hz").format(rate=rate_hz)
 
 
-def receiver_seen_text(present: bool | None) -> str:
-    if present is None:
-        return _("unknown")
-    return _("yes") if present else _("no")
-
-
 def failsafe_text(failsafe: FailsafeStatus) -> str:
     words = {FailsafeStatus.ACTIVE: _("active"), FailsafeStatus.NOT_ACTIVE: _("not active")}
     return words.get(failsafe, _("unknown"))
@@ -112,7 +106,7 @@ def protocol_text(protocol: str | None) -> str:
 
 def status_value_texts() -> list[str]:
     """Every value the receiver status column shows (one time of the longest), to size it once."""
-    seen = [receiver_seen_text(present) for present in (None, True, False)]
+    seen = [yes_no_unknown_text(present) for present in (None, True, False)]
     failsafe = [failsafe_text(status) for status in FailsafeStatus]
     times = [relative_time_text(False, None, 0.0), relative_time_text(True, 888.8, 0.0)]
     return [*seen, *failsafe, *times, protocol_text(None)]
