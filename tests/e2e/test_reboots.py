@@ -39,7 +39,7 @@ from amc_rc_receiver.standalone.link_follower import LinkFollower
 from amc_rc_receiver.standalone.link_watch import RestartWatch
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.terminal.app import NO_SCHEDULE, run_text, run_text_session
-from tests.e2e.test_serial_links import assert_streams_at_5_hz
+from tests.e2e.test_serial_links import assert_streams_asked_for_and_live
 from tests.e2e.test_sitl import (
     ANNOUNCED_PROTOCOL,
     RUN_DEADLINE_S,
@@ -136,7 +136,7 @@ def assert_the_reboot_was_followed_by_a_passed_test(out: str, back_marker: str) 
     fresh = after(out, "a fresh test started.")
     before_off = fresh[: fresh.index(SWITCHED_OFF)]
     assert live_channels(before_off), before_off
-    assert_streams_at_5_hz(fresh)
+    assert_streams_asked_for_and_live(fresh)
     assert "Earlier test 1 (before the link was re-established)" in out
     assert_no_raw_link_text(out)
 
