@@ -19,7 +19,7 @@ from .readings import readable_text
 
 
 def _float_or_none(value: object) -> float | None:
-    if type(value) is float:  # a download of plain numbers: the common case, read every poll
+    if type(value) is float:
         return None if math.isnan(value) else value
     raw = getattr(value, "value", value)  # ParDict entries and our ParamEntry carry .value
     if isinstance(raw, bool) or not isinstance(raw, int | float):
@@ -42,12 +42,17 @@ class HostFacts:
     def numbers(self, names: Iterable[str]) -> dict[str, float]:
         """The values of ``names`` the host's download holds as numbers (it holds about a thousand
         parameters and the check reads some thirty, so only those are looked up)."""
-        download = self._download()
+        get = self._download().get
         numbers = {}
         for name in names:
-            value = _float_or_none(download.get(name))
-            if value is not None:
-                numbers[name] = value
+            value = get(name)
+            if type(value) is float:  # a download of plain numbers: the common case, every poll
+                if not math.isnan(value):
+                    numbers[name] = value
+            elif value is not None:
+                number = _float_or_none(value)
+                if number is not None:
+                    numbers[name] = number
         return numbers
 
     def _download(self) -> Mapping[str, Any]:
