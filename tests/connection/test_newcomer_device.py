@@ -11,12 +11,10 @@ Everything here is real: pseudo-terminals from Python's ``pty``, the facade and 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import termios
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,6 +24,7 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.standalone.link_follower import LinkFollower
 from amc_rc_receiver.standalone.link_watch import DEVICE_POLL_S, RestartWatch
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
+from tests.support.ptys import drain, pty_named
 
 pytestmark = [
     pytest.mark.loopback,
@@ -59,38 +58,6 @@ class _Session:
 
     def keep_test_before_reconnect(self, state: Any) -> None:
         self.kept.append(state)
-
-
-def _drain(descriptor: int) -> bytes:
-    """Every byte waiting on ``descriptor`` now, without waiting."""
-    received = b""
-    while True:
-        try:
-            chunk = os.read(descriptor, 4096)
-        except (BlockingIOError, OSError):
-            return received
-        if not chunk:
-            return received
-        received += chunk
-
-
-@contextlib.contextmanager
-def _pty_named(name: str) -> Iterator[tuple[int, int] | None]:
-    """A new pseudo-terminal (master, slave) that got ``name``, or ``None`` if another program took it."""
-    opened: list[tuple[int, int]] = []
-    found: tuple[int, int] | None = None
-    try:
-        for _ in range(8):
-            master, slave = os.openpty()
-            opened.append((master, slave))
-            if os.ttyname(slave) == name:
-                found = (master, slave)
-                break
-        yield found
-    finally:
-        for master, slave in opened:
-            os.close(master)
-            os.close(slave)
 
 
 def _settle(follower: LinkFollower) -> list[str]:
@@ -139,7 +106,7 @@ def test_a_new_pseudo_terminal_that_takes_the_vanished_ones_number_gets_no_byte_
     said = follower.poll()  # closes the link: number N is free
     assert len(said) == 1
     assert "USB port closed" in said[0]
-    with _pty_named(name) as newcomer:
+    with pty_named(name) as newcomer:
         if newcomer is None:
             pytest.skip(f"another program took {name} first")
         new_master, new_slave = newcomer
@@ -154,7 +121,7 @@ def test_a_new_pseudo_terminal_that_takes_the_vanished_ones_number_gets_no_byte_
             follower.poll()
             said += _settle(follower)
             assert len(session.connects) == 3  # the first connection and two attempts on the newcomer
-            assert _drain(new_master) == b""
+            assert drain(new_master) == b""
             assert termios.tcgetattr(new_slave) == settings
             assert not session.flight_controller.is_connected
 
@@ -173,7 +140,7 @@ def test_a_new_pseudo_terminal_that_takes_the_vanished_ones_number_gets_no_byte_
             deadline = time.monotonic() + DEADLINE_S
             while not hello:
                 assert time.monotonic() < deadline, "the check said nothing to the vehicle"
-                hello = _drain(new_master)
+                hello = drain(new_master)
                 time.sleep(0.01)
         finally:
             follower.close()

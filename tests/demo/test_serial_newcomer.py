@@ -10,10 +10,8 @@ station speaks MAVLink on it, and gives it its terminal settings back when it le
 
 from __future__ import annotations
 
-import contextlib
 import os
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -21,6 +19,8 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.system import DemoSystem
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
+from tests.support.ptys import drain, pty_named
+from tests.support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.loopback,
@@ -32,42 +32,8 @@ GCS_HEARTBEAT = mavlink2.MAVLink_heartbeat_message(
 )
 
 
-def _drain(descriptor: int) -> bytes:
-    received = b""
-    while True:
-        try:
-            chunk = os.read(descriptor, 4096)
-        except OSError:  # nothing waiting (EAGAIN), or no one at the other end (EIO)
-            return received
-        if not chunk:
-            return received
-        received += chunk
-
-
-def _wait(condition: object, what: str) -> None:
-    deadline = time.monotonic() + DEADLINE_S
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"{what} never happened"
-        time.sleep(0.01)
-
-
-@contextlib.contextmanager
-def _pty_named(name: str) -> Iterator[tuple[int, int] | None]:
-    """A new pseudo-terminal (master, slave) that got ``name``, or ``None`` if another program took it."""
-    opened: list[tuple[int, int]] = []
-    found: tuple[int, int] | None = None
-    try:
-        for _ in range(8):
-            master, slave = os.openpty()
-            opened.append((master, slave))
-            if os.ttyname(slave) == name:
-                found = (master, slave)
-                break
-        yield found
-    finally:
-        for master, slave in opened:
-            os.close(master)
-            os.close(slave)
+def _until(condition: Callable[[], object], what: str) -> None:
+    wait_for(lambda: bool(condition()), what, DEADLINE_S, interval_s=0.01)
 
 
 def test_serve_demo_writes_nothing_into_a_new_pseudo_terminal_that_took_its_number() -> None:
@@ -85,21 +51,21 @@ def test_serve_demo_writes_nothing_into_a_new_pseudo_terminal_that_took_its_numb
     try:
         os.set_blocking(master, False)
         heard = bytearray()
-        _wait(lambda: heard.extend(_drain(master)) or len(heard) > 0, "the vehicle's first heartbeat")
+        _until(lambda: heard.extend(drain(master)) or len(heard) > 0, "the vehicle's first heartbeat")
         os.close(master)  # unplugged: the vehicle's read fails and it lets go of number N
-        _wait(lambda: demo.vehicle.gcs_address is None, f"the vehicle to let go of {name}")
-        with _pty_named(name) as newcomer:
+        _until(lambda: demo.vehicle.gcs_address is None, f"the vehicle to let go of {name}")
+        with pty_named(name) as newcomer:
             if newcomer is None:
                 pytest.skip(f"another program took {name} first")
             new_master, new_slave = newcomer
             os.set_blocking(new_master, False)
             settings = termios.tcgetattr(new_slave)
             vehicle = demo.vehicle
-            _wait(lambda: vehicle.withheld_messages >= 2, "two messages for the newcomer")
-            assert _drain(new_master) == b""
+            _until(lambda: vehicle.withheld_messages >= 2, "two messages for the newcomer")
+            assert drain(new_master) == b""
             os.write(new_master, encode(GCS_HEARTBEAT, 255, 190))  # a ground station speaks on it
             answer = bytearray()
-            _wait(lambda: answer.extend(_drain(new_master)) or len(answer) > 0, "the vehicle's answer")
+            _until(lambda: answer.extend(drain(new_master)) or len(answer) > 0, "the vehicle's answer")
             demo.stop()
             assert termios.tcgetattr(new_slave) == settings
     finally:
