@@ -232,7 +232,7 @@ class StickTest:
     ) -> None:
         """``pwm`` is the newest reading of the receiver, taken at ``read_at`` (``now`` if None)."""
         try:
-            self._update(now, axes, pwm, by_program, family, now if read_at is None else read_at)
+            self._update(now, axes, pwm, by_program, family, read_at=now if read_at is None else read_at)
         finally:
             self._next_change = self._find_next_change(axes, by_program)
 
@@ -243,6 +243,7 @@ class StickTest:
         pwm: Mapping[int, int],
         by_program: bool,
         family: VehicleFamily,
+        *,
         read_at: float,
     ) -> None:
         axis = self.current(axes)
