@@ -48,10 +48,16 @@ def test_each_channel_beyond_ch5_has_a_line_on_the_screen_and_in_the_summary() -
 
 
 def test_a_switch_read_in_a_new_position_is_an_event_and_a_first_reading_is_not() -> None:
-    """GIVEN Motor Interlock read low WHEN it is first seen THEN no switch event; WHEN ArduPilot then
+    """GIVEN Motor Interlock read low WHEN it is first seen, or first known as a switch, THEN no switch
+    event; WHEN ArduPilot then
     reads it high THEN the log says so once; WHEN nothing changes THEN no event."""
     first = state(CHANNELS)
     assert not [event for event in describe_guided_events(state(()), first) if "switch" in event]
+    # Read before its RCn_OPTION was known: no position yet, so its first one is no change either.
+    unread = state(
+        (CHANNELS[0], replace(INTERLOCK_LOW, option=None, function=None, position=None), CHANNELS[2])
+    )
+    assert not [event for event in describe_guided_events(unread, first) if "switch" in event]
     high = replace(INTERLOCK_LOW, pwm=1900, max_us=1900, position=SwitchPosition.HIGH)
     moved = state((CHANNELS[0], high, CHANNELS[2]))
     assert [event for event in describe_guided_events(first, moved) if "switch" in event] == [
