@@ -233,10 +233,7 @@ COPTER = {
     "FLTMODE5": 16,
     "FLTMODE6": 9,
     "RC3_MIN": 1100,
-    "RC1_REVERSED": 0,
-    "RC2_REVERSED": 0,
-    "RC3_REVERSED": 0,
-    "RC4_REVERSED": 0,
+    **{f"RC{n}_REVERSED": 0 for n in range(1, 17)},
     # Every channel calibrated, none with an auxiliary function (the arming findings read them).
     **{f"RC{n}_OPTION": 0 for n in range(1, 17)},
     **{

@@ -6,7 +6,7 @@ Roles come from the vehicle's parameters (``RCMAP_*`` and the flight-mode channe
 range comes from every RC_CHANNELS of the test.  A channel "moved" once its lowest and highest PWM
 are ``MOVED_SPAN_US`` apart: more than a noisy or trimmed stick at rest, less than any
 transmitter's travel before calibration.  Values read while RC failsafe is active are held values,
-not input, so they never widen a range.  Memory is bounded by ArduPilot's 16 input channels.
+not input, so they never widen a range.  Memory is bounded by RC_CHANNELS' 18 inputs.
 
 ArduPilot announces what it sees of the receiver in STATUSTEXT ("Radio Failsafe - Disarming",
 "Radio Failsafe Cleared", "PreArm: Throttle below failsafe", "RCInput: decoding SBUS"...).  Those
@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from .firmware import (
+    MAX_DELIVERED_CHANNEL,
     MAX_RC_CHANNEL,
     FamilyParameters,
     VehicleFamily,
@@ -83,6 +84,8 @@ class ChannelSpans:
         # How many channels the receiver delivers (the latest RC_CHANNELS.chancount), once known:
         # ArduPilot checks the calibration of those channels only.
         self.delivered: int | None = None
+        # The same up to RC_CHANNELS' 18, for the channels shown beyond CH5.
+        self.chancount: int | None = None
 
     def observe(self, chancount: int, raw_pwm: Sequence[int], *, live: bool) -> bool:
         """Take one RC_CHANNELS; ``live`` is False while RC failsafe holds the values.
@@ -94,12 +97,13 @@ class ChannelSpans:
         if previous is not None and previous[:2] == reading and (previous[2] or not live):
             return False  # the latest values are these already and, if live, within the spans
         self._previous = (*reading, live)
-        delivered = max(0, min(int(chancount), MAX_RC_CHANNEL))
-        if delivered != self.delivered:
-            self.delivered = delivered
+        shown = max(0, min(int(chancount), MAX_DELIVERED_CHANNEL))
+        if shown != self.chancount:
+            self.chancount = shown
+            self.delivered = min(shown, MAX_RC_CHANNEL)
             self.version += 1
         last, lowest, highest = self._last, self._min, self._max
-        for index in range(min(chancount, MAX_RC_CHANNEL, len(raw_pwm))):
+        for index in range(min(shown, len(raw_pwm))):
             value = int(raw_pwm[index])
             if value in _PWM_NO_VALUE:
                 continue
@@ -129,6 +133,7 @@ class ChannelSpans:
         self._max.clear()
         self._previous = None
         self.delivered = None
+        self.chancount = None
         self.version += 1
 
     def evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:

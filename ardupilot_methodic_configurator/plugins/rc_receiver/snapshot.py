@@ -73,6 +73,40 @@ class ChannelEvidence:
         return 0 if self.min_us is None or self.max_us is None else self.max_us - self.min_us
 
 
+class SwitchPosition(Enum):
+    """The position ArduPilot reads from an auxiliary switch channel (`rc_receiver.aux_functions`)."""
+
+    LOW = "low"
+    MIDDLE = "middle"
+    HIGH = "high"
+
+
+@dataclass(frozen=True)
+class ExtraChannel:
+    """One delivered input channel beyond CH5 (up to RC_CHANNELS' 18): its reading, its range in
+    this test and its role.
+
+    ``role`` is an ``RCMAP_*`` stick's role key or ``"flight_mode"``; ``option`` the channel's
+    ``RCn_OPTION`` when it is not 0, ``function`` ArduPilot's name of that option on this vehicle
+    (None when unknown: shown as "option N") and ``position`` the switch position ArduPilot reads
+    from ``pwm`` for it (None for no option, a continuous input or no valid reading).
+    """
+
+    number: int
+    pwm: int | None = None
+    min_us: int | None = None
+    max_us: int | None = None
+    role: str | None = None
+    option: int | None = None
+    function: str | None = None
+    position: SwitchPosition | None = None
+    reversed_channel: bool | None = None
+
+    @property
+    def span_us(self) -> int | None:
+        return None if self.min_us is None or self.max_us is None else self.max_us - self.min_us
+
+
 @dataclass(frozen=True)
 class FlightModeReading:
     """The flight-mode channel and the slot (1-6) its current PWM selects."""
@@ -230,6 +264,8 @@ class GuidedTest:
     step_file: str | None = None
     findings: tuple[Finding, ...] = ()
     channels: tuple[ChannelEvidence, ...] = ()
+    # The delivered channels beyond CH5 (RC_CHANNELS.chancount, at most 18), in channel order.
+    extra_channels: tuple[ExtraChannel, ...] = ()
     flight_mode: FlightModeReading | None = None
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None

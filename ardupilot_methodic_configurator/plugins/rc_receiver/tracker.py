@@ -3,7 +3,7 @@
 """The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
 
 `GuidedTestTracker` is fed by the data model with every message of the selected vehicle the poll
-reads, in order (RC_CHANNELS for all 16 inputs and SYS_STATUS through the model's intake;
+reads, in order (RC_CHANNELS for all 18 inputs and SYS_STATUS through the model's intake;
 HEARTBEAT for the vehicle type, AUTOPILOT_VERSION, PARAM_VALUE and STATUSTEXT through
 `observers`), and with the lifecycle (new connection, new test, resume).  Once a tick, `plan()`
 says which parameters it wants read (the model sends the reads) and drives a program-owned
@@ -20,6 +20,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .channel_table import extra_channels
 from .evidence import (
     FLIGHT_MODE_ROLE,
     ChannelSpans,
@@ -31,7 +32,7 @@ from .evidence import (
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
 from .firmware import (
-    MAX_RC_CHANNEL,
+    MAX_DELIVERED_CHANNEL,
     RCMAP_DEFAULTS,
     FirmwareVersion,
     VehicleFamily,
@@ -62,7 +63,9 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+_CHANNEL_VALUES = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(1, MAX_DELIVERED_CHANNEL + 1))
+)
 
 
 class GuidedTestTracker:
@@ -181,7 +184,7 @@ class GuidedTestTracker:
         self._previous_count, self._previous_channels = chancount, raw
         self._previous_failsafe, self._previous_guide = failsafe, guide
         chancount = int(chancount)
-        if chancount < MAX_RC_CHANNEL:
+        if chancount < MAX_DELIVERED_CHANNEL:
             # Channels beyond chancount carry nothing the spans keep.
             raw = raw[: max(chancount, 0)]
         live = self._failsafe is not FailsafeStatus.ACTIVE
@@ -466,6 +469,9 @@ class GuidedTestTracker:
             step_file=step_name,
             findings=findings,
             channels=channels,
+            extra_channels=extra_channels(
+                family, values, roles, channels, self._spans.chancount, live=live.rc_channels_live
+            ),
             flight_mode=flight_mode_reading(family, values, pwm_of),
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
