@@ -70,12 +70,24 @@ def decode_all(data: bytes) -> list[Any]:
     return list(parser.parse_buffer(data) or [])
 
 
+def is_version_request(message: Any) -> bool:
+    """The facade's request for AUTOPILOT_VERSION (MAV_CMD_REQUEST_MESSAGE)."""
+    return (
+        message.get_type() == "COMMAND_LONG"
+        and message.command == mavlink2.MAV_CMD_REQUEST_MESSAGE
+        and int(message.param1) == mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION
+    )
+
+
 def without_facade_hello(messages: list[Any]) -> list[Any]:
-    """``messages`` without the facade's hello, which must come first (heartbeats aside), once."""
-    hello = next(message for message in messages if message.get_type() != "HEARTBEAT")
-    assert (hello.get_type(), hello.param_index) == ("PARAM_REQUEST_READ", 0), hello
-    rest = [message for message in messages if message is not hello]
+    """``messages`` without the facade's hello, which must come first (heartbeats aside), once:
+    the read of parameter 0, then the request for AUTOPILOT_VERSION."""
+    first, second = [message for message in messages if message.get_type() != "HEARTBEAT"][:2]
+    assert (first.get_type(), first.param_index) == ("PARAM_REQUEST_READ", 0), first
+    assert is_version_request(second), second
+    rest = [message for message in messages if message is not first and message is not second]
     assert not [m for m in rest if m.get_type() == "PARAM_REQUEST_READ" and m.param_index != -1]
+    assert not [m for m in rest if is_version_request(m)]
     return rest
 
 
@@ -198,7 +210,8 @@ class ModelHarness:
 
     def plugin_messages(self) -> list[Any]:
         """What the vehicle got from the plugin: `gcs_messages` without the facade's hello from
-        connecting (its one read of parameter 0, before anything else but heartbeats)."""
+        connecting (its one read of parameter 0 and its request for AUTOPILOT_VERSION, before
+        anything else but heartbeats)."""
         return without_facade_hello(self.gcs_messages())
 
     def interval_commands(self) -> list[tuple[int, int]]:
