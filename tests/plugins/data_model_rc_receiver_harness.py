@@ -22,6 +22,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver.guide import HOLD_S as EVIDENCE_HOLD_S
+from amc_rc_receiver.plugins.rc_receiver.prearm import ANSWER_WINDOW_S
 from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
 from tests.support import waiting
@@ -320,4 +321,14 @@ def failsafe(harness: ModelHarness, *, active: bool, held: bool = True) -> RCRec
     harness.clock.advance(EVIDENCE_HOLD_S)
     harness.vehicle.send_rc_channels(list(HIGH), chancount=8, rssi=180)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=not active)
+    return harness.poll_after_sync()
+
+
+def prearm_answered(harness: ModelHarness) -> RCReceiverState:
+    """The test is over: the model asks for ArduPilot's pre-arm checks, reads the vehicle's ACK
+    (the scripted vehicle answers UNSUPPORTED unless told otherwise) and, for an accepted request,
+    lets the time for its texts run out."""
+    harness.poll_after_sync()  # asks
+    harness.poll_after_sync()  # reads the ACK
+    harness.clock.advance(ANSWER_WINDOW_S)
     return harness.poll_after_sync()

@@ -135,6 +135,11 @@ class PrearmChecks:
             if asked.asked_at is not None and asked.asked_at <= now
         )
 
+    def waiting(self, moment: PrearmMoment, now: float) -> bool:
+        """Whether ``moment``'s answer is still to come (not asked yet, or its time not over)."""
+        asked = self._asked.get(moment)
+        return asked is None or asked.handle is None or not asked.answer(now).complete
+
     def restart(self) -> None:
         """A new test asks again."""
         self._asked.clear()

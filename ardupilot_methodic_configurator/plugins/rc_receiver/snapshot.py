@@ -267,6 +267,8 @@ class GuidedTest:
     report_directory: str | None = None
     # ArduPilot's own pre-arm checks, asked once the parameters are read and again after the test.
     prearm: tuple[PrearmAnswer, ...] = ()
+    # The test is over and ArduPilot's pre-arm answer after it is still to come (a run waits for it).
+    prearm_waiting: bool = False
 
     def parameter(self, name: str) -> float | None:
         for entry in self.parameters:

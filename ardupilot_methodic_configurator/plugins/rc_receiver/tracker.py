@@ -50,14 +50,7 @@ from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
 from .readings import readable_text
-from .snapshot import (
-    FailsafeStatus,
-    GuidedTest,
-    GuideStep,
-    LinkEvent,
-    LiveReadings,
-    PrearmMoment,
-)
+from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
 from .verdict import VerdictInputs, decide_verdict
 
@@ -454,6 +447,8 @@ class GuidedTestTracker:
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
+        done = guide.step is GuideStep.DONE
+        prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
         verdict = decide_verdict(
             VerdictInputs(
                 family=family,
@@ -472,6 +467,7 @@ class GuidedTestTracker:
                 failsafe_timeout_s=timeout,
                 now=live.now,
                 sticks=sticks,
+                prearm_waiting=prearm_waiting,
             )
         )
         return GuidedTest(
@@ -495,4 +491,5 @@ class GuidedTestTracker:
             verdict=verdict,
             report_directory=self._host.report_directory(),
             prearm=prearm,
+            prearm_waiting=prearm_waiting,
         )

@@ -36,6 +36,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     failsafe,
     move_every_stick,
+    prearm_answered,
     send_frame,
     with_parameters,
 )
@@ -369,6 +370,9 @@ def test_a_whole_guided_test_passes_and_times_the_failsafe_from_the_users_confir
     assert state.guided.guide.step is GuideStep.SWITCH_ON
     harness.model.confirm_transmitter(True)
     state = failsafe(harness, active=False)
+    assert state.guided.guide.step is GuideStep.DONE
+    assert state.guided.verdict.detail == "Waiting for ArduPilot's own pre-arm checks."
+    state = prearm_answered(harness)
 
     verdict = state.guided.verdict
     assert state.guided.guide.step is GuideStep.DONE
@@ -469,7 +473,8 @@ def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_as
     harness.clock.advance(0.8)
     failsafe(harness, active=True)
     assert switched == [False, True]
-    state = failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    state = prearm_answered(harness)
 
     assert state.guided.guide.automatic
     assert state.guided.verdict.result is VerdictResult.PASSED
