@@ -7,13 +7,18 @@ texts that come back shown as findings."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
+import jsonschema
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
+import amc_rc_receiver
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.prearm import ANSWER_WINDOW_S
+from amc_rc_receiver.plugins.rc_receiver.report import build_markdown, build_report
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
     PrearmMoment,
@@ -34,6 +39,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
 pytestmark = pytest.mark.loopback
 
 RUN_PREARM_CHECKS = mavlink2.MAV_CMD_RUN_PREARM_CHECKS
+SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 # ArduPlane 4.7.0-dev, as real SITL's build reports it (the lowest byte: a development build).
 PLANE_4_7_DEV = (4 << 24) | (7 << 16) | (0 << 8) | mavlink2.FIRMWARE_VERSION_TYPE_DEV
 
@@ -170,3 +176,28 @@ def test_after_the_test_the_pre_arm_checks_are_asked_again_and_silence_is_no_rec
     (said,) = findings(state, "prearm_no_rc_failure")
     assert "after the test" in said
     assert prearm_requests(harness) == 2
+
+
+def test_both_reports_carry_ardupilots_pre_arm_answer_with_its_own_words(harness: ModelHarness) -> None:
+    """
+    GIVEN a Copter whose pre-arm checks answered "PreArm: RC1_MIN is greater than RC1_TRIM"
+    WHEN the JSON and the Markdown report are made
+    THEN the JSON report (valid against its schema) lists the answer with its moment, outcome and
+         ArduPilot's text, and the Markdown report's section quotes the text, escaped
+    """
+    with_parameters(harness)
+    send_frame(harness, REST)
+    harness.poll_until(lambda _state: prearm_requests(harness) == 1, "the request for the pre-arm checks")
+    state = answered(harness, "PreArm: RC1_MIN is greater than RC1_TRIM")
+
+    report = build_report(state)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))).validate(report)
+    (answer,) = report["prearm"]
+    assert answer["moment"] == "parameters_read"
+    assert answer["outcome"] == "accepted"
+    assert answer["complete"] is True
+    assert answer["refusals"] == ["RC1_MIN is greater than RC1_TRIM"]
+    markdown = build_markdown(report)
+    assert "## ArduPilot's pre-arm checks" in markdown
+    # escaped as every text from the vehicle is in Markdown
+    assert "- once the parameters were read: “RC1\\_MIN is greater than RC1\\_TRIM”" in markdown

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from .... import _
 from ..snapshot import Finding, PrearmAnswer, PrearmMoment, Severity
+from ..wording import prearm_moment_label
 from .inputs import FindingInputs
 
 _ACCEPTED = "accepted"
@@ -27,12 +28,6 @@ def newest_complete_answer(answers: Iterable[PrearmAnswer]) -> PrearmAnswer | No
     return complete.get(PrearmMoment.TEST_DONE) or complete.get(PrearmMoment.PARAMETERS_READ)
 
 
-def _when(answer: PrearmAnswer) -> str:
-    if answer.moment is PrearmMoment.TEST_DONE:
-        return _("after the test")
-    return _("once the parameters were read")
-
-
 def prearm_answer(inputs: FindingInputs) -> Iterable[Finding]:
     answer = newest_complete_answer(inputs.prearm)
     if answer is None:
@@ -42,7 +37,7 @@ def prearm_answer(inputs: FindingInputs) -> Iterable[Finding]:
             "prearm_refusal",
             Severity.BLOCKING,
             _("ArduPilot's pre-arm checks ({when}) refuse to arm for the receiver: “{text}”.").format(
-                when=_when(answer), text=refusal
+                when=prearm_moment_label(answer.moment), text=refusal
             ),
             _("Correct what ArduPilot names, upload the parameters and repeat the test."),
         )
@@ -53,7 +48,7 @@ def prearm_answer(inputs: FindingInputs) -> Iterable[Finding]:
             "prearm_no_rc_failure",
             Severity.INFO,
             _("ArduPilot's pre-arm checks ({when}) report no receiver-related failure.").format(
-                when=_when(answer)
+                when=prearm_moment_label(answer.moment)
             ),
             _("Nothing to change."),
         )
