@@ -180,8 +180,17 @@ def flight_mode_reading(
 
 MAX_RADIO_MESSAGES = 40
 
+# ArduPilot's receiver texts, as its sources write them (tests/plugins/rc_receiver/test_radio_texts.py
+# holds them): the radio words; a channel's parameter ("RC3_MIN is greater than RC3_TRIM", where a
+# word boundary after "RC3" never comes before the "_"); the stick or collective against the
+# failsafe or too high at arming; the aux switches (duplicates, the mode channel, motor interlock,
+# emergency stop, the disarm switch); Plane's throttle trim and failsafe timeouts; the failsafe
+# parameters.  Servo outputs ("RCOut", "SERVO3_MIN") and GCS failsafe are not the receiver's.
 _RADIO_TEXT = re.compile(
-    r"\bradio\b|\brc\d*\b|\brcin(put)?\b|\breceiver\b|\brssi\b|throttle below failsafe|"
+    r"\bradio\b|\brc\d*\b|\brc\d+_[a-z]+\b|\brcin(put)?\b|\breceiver\b|\brssi\b|"
+    r"\b(throttle|collective) (below failsafe|too high)\b|\baux switch|\bmode channel\b|"
+    r"\binterlock\b|\be-stop\b|\bemergency stop|\bdisarm switch\b|\bthrottle trim\b|"
+    r"\bfwd throttle\b|\bfs_(long|short)_timeout\b|"
     r"\bfs_thr_\w+|\bthr_fs_value\b|\bthr_failsafe\b",
     re.IGNORECASE,
 )

@@ -174,8 +174,10 @@ _SWITCH_PWM_MAX_EXCLUSIVE = 2200
 
 # AUTOPILOT_VERSION.flight_sw_version's lowest byte: FIRMWARE_VERSION_TYPE_OFFICIAL and below.
 _VERSION_TYPE_OFFICIAL = int(_mavlink.FIRMWARE_VERSION_TYPE_OFFICIAL)
+# A banner writes "V4.7.0-dev"; the methodic configurator's ``info.flight_sw_version_and_type``
+# writes the type after a space ("4.7.0 dev", "4.6.2 official"), as it decodes AUTOPILOT_VERSION.
 _BANNER_VERSION = re.compile(
-    r"\bV?(\d+)\.(\d+)(?:\.(\d+))?(-dev|-beta\d*|-rc\d*|beta\d*|rc\d*)?", re.IGNORECASE
+    r"\bV?(\d+)\.(\d+)(?:\.(\d+))?(?:[- ]?(dev|alpha\d*|beta\d*|rc\d*)\b)?", re.IGNORECASE
 )
 
 
@@ -197,7 +199,7 @@ class FirmwareVersion:
 @functools.lru_cache(maxsize=16)
 def version_from_banner(text: str | None) -> FirmwareVersion | None:
     """The version in a firmware banner ("ArduRover V4.7.0-dev (90700977)") or a host's version
-    text ("4.6.2"), else None."""
+    text ("4.6.2", "4.7.0 dev"), else None."""
     match = _BANNER_VERSION.search(text or "")
     if match is None:
         return None

@@ -27,6 +27,7 @@ from .readings import readable_text
 from .snapshot import ExtraChannel, FailsafeStatus, RCReceiverState, SwitchPosition, VerdictResult
 from .wording import (
     extra_channel_role_text,
+    prearm_moment_label,
     role_label,
     stick_outcome_label,
     stick_outcome_text,
@@ -195,6 +196,18 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "mode_name": check.flight_mode.mode_name,
         },
         "timeline": _timeline(state),
+        # ArduPilot's own pre-arm checks, asked by the check (issue 28): each answer in the order asked.
+        "prearm": [
+            {
+                "moment": answer.moment.value,
+                "asked_s": _relative(state, answer.asked_at),
+                "outcome": answer.outcome,
+                "result": answer.result,
+                "complete": answer.complete,
+                "refusals": list(answer.refusals),
+            }
+            for answer in check.prearm
+        ],
         "streams": [
             {
                 "message": request.message_name,
@@ -305,6 +318,17 @@ def build_markdown(report: dict[str, Any]) -> str:
             lines.append(f"- **{finding['severity']}** {message} {action}")
     else:
         lines.append(_("No findings."))
+    if report.get("prearm"):
+        lines += ["", "## " + _("ArduPilot's pre-arm checks"), ""]
+        for answer in report["prearm"]:
+            said = "; ".join(f"“{_text(text)}”" for text in answer["refusals"])
+            if not said:
+                said = (
+                    _("no receiver-related failure")
+                    if answer["outcome"] == "accepted"
+                    else _cell(answer["result"] or answer["outcome"])
+                )
+            lines.append(f"- {prearm_moment_label(answer['moment'])}: {said}")
     if report["sticks"]:
         lines += ["", "## " + _("Sticks"), ""]
         headers = (_("stick"), _("expected channel"), _("moved channel"), _("from"), _("to"), _("result"))

@@ -250,6 +250,30 @@ class Verdict:
     latency_from: str | None = None
 
 
+class PrearmMoment(Enum):
+    """When the check asks ArduPilot to run its pre-arm checks."""
+
+    PARAMETERS_READ = "parameters_read"  # the parameters are known and the receiver delivers
+    TEST_DONE = "test_done"  # the guided test is over
+
+
+@dataclass(frozen=True)
+class PrearmAnswer:
+    """ArduPilot's answer to one MAV_CMD_RUN_PREARM_CHECKS of this test (see `rc_receiver.prearm`).
+
+    ``outcome`` is the command's (pending, accepted, rejected, send failed, timed out), ``result``
+    the MAV_RESULT name or why it was not sent; ``complete`` once the time for its texts is over;
+    ``refusals`` the receiver-related PreArm/Arm texts that came back, without their prefix.
+    """
+
+    moment: PrearmMoment
+    asked_at: float
+    outcome: str = "pending"
+    result: str | None = None
+    complete: bool = False
+    refusals: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class GuidedTest:
     """Everything the guided test knows beyond the live readings."""
@@ -277,6 +301,10 @@ class GuidedTest:
     verdict: Verdict = Verdict()
     # Where the methodic configurator keeps this vehicle's files; reports are saved there.
     report_directory: str | None = None
+    # ArduPilot's own pre-arm checks, asked once the parameters are read and again after the test.
+    prearm: tuple[PrearmAnswer, ...] = ()
+    # The test is over and ArduPilot's pre-arm answer after it is still to come (a run waits for it).
+    prearm_waiting: bool = False
 
     def parameter(self, name: str) -> float | None:
         for entry in self.parameters:

@@ -48,14 +48,10 @@ from .firmware import (
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import HostFacts
 from .parameter_reads import ParameterReader
+from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
 from .readings import readable_text
-from .snapshot import (
-    FailsafeStatus,
-    GuidedTest,
-    LinkEvent,
-    LiveReadings,
-)
+from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
 from .verdict import VerdictInputs, decide_verdict
 
@@ -74,13 +70,16 @@ class GuidedTestTracker:
     def __init__(
         self,
         reader: ParameterReader,
+        prearm: PrearmChecks,
         flight_controller: object,
         local_filesystem: object = None,
         parameter_editor: object = None,
     ) -> None:
         # The reads are the model's to send (the one place that writes to the link); the tracker
-        # says which names it wants and reads the answers.
+        # says which names it wants and reads the answers.  So are the pre-arm requests: the
+        # tracker says when their moment has come and reads the texts that answer them.
         self._reader = reader
+        self._prearm = prearm
         self._host = HostFacts(flight_controller, local_filesystem, parameter_editor)
         self._transmitter = ProgramTransmitter()
         self._spans = ChannelSpans()
@@ -131,6 +130,7 @@ class GuidedTestTracker:
         self._witness.restart()
         self._radio.restart()
         self._guide.restart()
+        self._prearm.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
         self._transmitter.restart()
         self._live_throttle_min = None
@@ -213,7 +213,8 @@ class GuidedTestTracker:
             self._forget_derived()
 
     def _observe_text(self, msg: Any, now: float) -> None:
-        self._radio.observe(msg.text, int(msg.severity), now)
+        if self._radio.observe(msg.text, int(msg.severity), now):
+            self._prearm.observe_text(self._radio.messages[-1].text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         del now
@@ -253,12 +254,23 @@ class GuidedTestTracker:
     # ----------------------------------------------------------------- per tick
 
     def plan(self, now: float) -> None:
-        """Decide what this tick asks for: the parameter reads the test wants now (the model sends
-        them) and, for a program-owned transmitter and sticks, what they are to do."""
+        """Decide what this tick asks for (the model sends it): the parameter reads the test wants
+        now, and ArduPilot's pre-arm checks once the reads are done while the receiver delivers
+        (before, it would only repeat that it is off) and again after the test; for a program-owned
+        transmitter and sticks, what they are to do."""
         family = self.family()
         host, values = self._host_and_values()
-        self._reader.want(self._wanted(family, values), host)
+        wanted = self._wanted(family, values)
+        self._reader.want(wanted, host)
         self._transmitter.drive(self._guide, centring(family, "throttle"), now)
+        if self._guide.state.step is GuideStep.DONE:
+            self._prearm.want(PrearmMoment.TEST_DONE)
+        if family is not VehicleFamily.UNKNOWN and self._failsafe is FailsafeStatus.NOT_ACTIVE:
+            unavailable = self._reader.unavailable
+            if not self._prearm.asked(PrearmMoment.PARAMETERS_READ) and all(
+                name in values or name in unavailable for name in wanted
+            ):
+                self._prearm.want(PrearmMoment.PARAMETERS_READ)
 
     # ----------------------------------------------------------------- knowledge
 
@@ -368,6 +380,8 @@ class GuidedTestTracker:
             self._guide.version,
             self._guide.sticks_version,
             self._link_events,
+            self._prearm.version,
+            self._prearm.answers(live.now),
             live.telemetry_live,
             live.connected,
             live.receiver_present,
@@ -416,6 +430,7 @@ class GuidedTestTracker:
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
+        prearm = self._prearm.answers(live.now)
         findings = parameter_findings(
             FindingInputs(
                 family=family,
@@ -435,9 +450,12 @@ class GuidedTestTracker:
                 sticks=sticks,
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
+                prearm=prearm,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
+        done = guide.step is GuideStep.DONE
+        prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
         verdict = decide_verdict(
             VerdictInputs(
                 family=family,
@@ -456,6 +474,7 @@ class GuidedTestTracker:
                 failsafe_timeout_s=timeout,
                 now=live.now,
                 sticks=sticks,
+                prearm_waiting=prearm_waiting,
             )
         )
         return GuidedTest(
@@ -481,4 +500,6 @@ class GuidedTestTracker:
             guide=guide,
             verdict=verdict,
             report_directory=self._host.report_directory(),
+            prearm=prearm,
+            prearm_waiting=prearm_waiting,
         )

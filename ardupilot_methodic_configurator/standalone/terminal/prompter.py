@@ -252,7 +252,10 @@ class GuidePrompter:
                 model.skip_stick()
             elif key == KEY_QUIT:
                 self.quit = True
-        finished = state.guided.guide.step is GuideStep.DONE and not self._live
+        # The test's last word is ArduPilot's own pre-arm answer after it.
+        finished = (
+            state.guided.guide.step is GuideStep.DONE and not state.guided.prearm_waiting and not self._live
+        )
         return finished or self.quit
 
     def finish(self, state: RCReceiverState) -> int:

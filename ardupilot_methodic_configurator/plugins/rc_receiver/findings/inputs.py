@@ -11,7 +11,7 @@ from ..firmware import (
     FirmwareVersion,
     VehicleFamily,
 )
-from ..snapshot import Finding, StickResult
+from ..snapshot import Finding, PrearmAnswer, StickResult
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ class FindingInputs:
     firmware_version: FirmwareVersion | None = None
     # How many input channels the receiver delivers (RC_CHANNELS.chancount), once known.
     delivered_channels: int | None = None
+    # ArduPilot's answers to the check's requests to run its pre-arm checks, in the order asked.
+    prearm: tuple[PrearmAnswer, ...] = ()
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]

@@ -27,6 +27,7 @@ from ..snapshot import (
     GuideStep,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    PrearmMoment,
     RadioMessage,
     RCReceiverState,
     Severity,
@@ -181,6 +182,13 @@ def role_label(role: str | None) -> str:
         FLIGHT_MODE_ROLE: _("Flight mode"),
     }
     return labels.get(role or "", "")
+
+
+def prearm_moment_label(moment: PrearmMoment | str) -> str:
+    """When the check asked for ArduPilot's pre-arm checks, as a clause of a sentence."""
+    if PrearmMoment(getattr(moment, "value", moment)) is PrearmMoment.TEST_DONE:
+        return _("after the test")
+    return _("once the parameters were read")
 
 
 def stick_name(family: VehicleFamily, axis: str) -> str:
