@@ -30,6 +30,7 @@ from .evidence import (
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
+from .findings.modes import mode_findings
 from .firmware import (
     MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
@@ -39,6 +40,8 @@ from .firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    mode_channel,
+    mode_slot,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
@@ -46,8 +49,9 @@ from .firmware import (
 )
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import HostFacts
+from .modes import aux_switch_channels, judge_slots, slot_modes, with_reported_mode
 from .parameter_reads import ParameterReader
-from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
 from .snapshot import (
     FailsafeStatus,
@@ -85,6 +89,8 @@ class GuidedTestTracker:
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
         self._mav_type: int | None = None
+        # HEARTBEAT.custom_mode: the flight mode the vehicle reports.
+        self._custom_mode: int | None = None
         # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
         self._autopilot_version: FirmwareVersion | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
@@ -118,6 +124,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
+        self._custom_mode = None
         self._autopilot_version = None
         self.restart_test()
 
@@ -145,6 +152,10 @@ class GuidedTestTracker:
     def set_stick_mover(self, mover: StickMover | None) -> None:
         """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
         self._transmitter.set_mover(mover)
+
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Give the switch step switches it may move itself (demo, SITL); None for a person's."""
+        self._transmitter.set_switch_mover(mover)
 
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick the stick step asks for now."""
@@ -208,13 +219,25 @@ class GuidedTestTracker:
 
     def _observe_text(self, msg: Any, now: float) -> None:
         self._radio.observe(msg.text, int(msg.severity), now)
+        text = msg.text
+        if isinstance(text, str) and text.startswith(("Mode change", "Flight mode change")):
+            self._observe_mode_switch(now)
+            self._guide.switches.note_text(readable_text(text), now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
-        del now
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
+        self._custom_mode = int(msg.custom_mode)
+        self._observe_mode_switch(now)
+        self._guide.switches.note_heartbeat(self._custom_mode, now)
+
+    def _observe_mode_switch(self, now: float) -> None:
+        """Where the mode switch is as of the RC_CHANNELS read so far (message order)."""
+        channel = mode_channel(self.family(), self._values())
+        pwm = None if channel is None else self._spans.last(channel)
+        self._guide.switches.observe_slot(mode_slot(pwm), pwm, now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -361,6 +384,8 @@ class GuidedTestTracker:
             self._witness.version,
             self._guide.version,
             self._guide.sticks_version,
+            self._guide.switches.version,
+            self._custom_mode,
             self._link_events,
             live.telemetry_live,
             live.connected,
@@ -392,6 +417,9 @@ class GuidedTestTracker:
             if roles.get(number, FLIGHT_MODE_ROLE) != FLIGHT_MODE_ROLE
         }
         axes = stick_axes(family)
+        mode_ch = mode_channel(family, values)
+        if mode_ch is not None:
+            self._guide.switches.observe_slot(mode_slot(pwm_of.get(mode_ch)), pwm_of.get(mode_ch), live.now)
         guide = self._guide.update(
             GuideInputs(
                 now=live.now,
@@ -406,6 +434,9 @@ class GuidedTestTracker:
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
                 failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
+                mode_channel=mode_ch,
+                aux_channels=aux_switch_channels(family, values, self._spans.delivered, mode_ch),
+                slot_modes=slot_modes(family, values),
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
@@ -430,6 +461,9 @@ class GuidedTestTracker:
                 delivered_channels=self._spans.delivered,
             )
         )
+        mode_slots = judge_slots(family, values, self._guide.switches.visits())
+        reading = with_reported_mode(flight_mode_reading(family, values, pwm_of), family, self._custom_mode)
+        findings = (*findings, *mode_findings(family, mode_ch, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
         verdict = decide_verdict(
             VerdictInputs(
@@ -449,6 +483,7 @@ class GuidedTestTracker:
                 failsafe_timeout_s=timeout,
                 now=live.now,
                 sticks=sticks,
+                mode_slots=mode_slots,
             )
         )
         return GuidedTest(
@@ -462,7 +497,8 @@ class GuidedTestTracker:
             step_file=step_name,
             findings=findings,
             channels=channels,
-            flight_mode=flight_mode_reading(family, values, pwm_of),
+            flight_mode=reading,
+            mode_slots=mode_slots,
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
             sticks=sticks,
