@@ -201,7 +201,7 @@ class SwitchTest:
     def _answered(
         self, target: _Target, now: float, channel_pwm: Mapping[int, int], modes: Mapping[int, int]
     ) -> bool:
-        waited = now - (self._target_since or now)
+        waited = 0.0 if self._target_since is None else now - self._target_since
         if target.slot is not None:
             visit = self._visits.get(target.slot)
             if visit is not None and (
