@@ -24,8 +24,9 @@ from typing import Any
 
 from ... import _
 from .readings import readable_text
+from .report_modes import mode_slots_json, mode_slots_markdown
 from .snapshot import FailsafeStatus, RCReceiverState, VerdictResult
-from .wording import role_label, stick_outcome_label, stick_outcome_text, verdict_label
+from .wording import mode_slot_text, role_label, stick_outcome_label, stick_outcome_text, verdict_label
 
 SCHEMA_VERSION = 2
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
@@ -62,6 +63,8 @@ def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
         events.append((at, {"kind": kind}))
     for link_event in check.link_events:
         events.append((link_event.at, {"kind": "link", "text": link_event.text}))
+    for visit in check.mode_slots:
+        events.append((visit.at, {"kind": "mode_slot", "text": mode_slot_text(visit)}))
     for message in check.radio_messages:
         events.append(
             (message.at, {"kind": "statustext", "severity": message.severity, "text": message.text})
@@ -171,7 +174,11 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "slot": check.flight_mode.slot,
             "mode_number": check.flight_mode.mode_number,
             "mode_name": check.flight_mode.mode_name,
+            "reported_mode_number": check.flight_mode.reported_mode_number,
+            "reported_mode_name": check.flight_mode.reported_mode_name,
+            "near_band_end_us": check.flight_mode.near_band_end,
         },
+        "mode_slots": mode_slots_json(check.mode_slots, state.test_started_at),
         "timeline": _timeline(state),
         "streams": [
             {
@@ -293,6 +300,7 @@ def build_markdown(report: dict[str, Any]) -> str:
                 mode=_cell(mode["mode_name"]),
             ),
         ]
+    lines += mode_slots_markdown(report.get("mode_slots") or [])
     lines += ["", "## " + _("Timeline"), ""]
     for event in report["timeline"]:
         text = _text(event["text"]) if event.get("text") else event["kind"]
