@@ -99,6 +99,8 @@ class GuidedTestTracker:
         self._known_on_of: tuple[object, bool] = (None, True)
         self._previous_count: object = None
         self._previous_channels: tuple[int, ...] | None = None
+        # When the newest RC_CHANNELS was read (a repeat too): the stick step sees a rest in two.
+        self._channels_read_at: float | None = None
         self._link_events: tuple[LinkEvent, ...] = ()
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
@@ -176,8 +178,9 @@ class GuidedTestTracker:
         receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
         return self._observers
 
-    def observe_rc_channels(self, msg: Any) -> None:
+    def observe_rc_channels(self, msg: Any, now: float) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
+        self._channels_read_at = now
         # A receiver at rest repeats itself: the same channels under the same failsafe and
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
@@ -430,6 +433,7 @@ class GuidedTestTracker:
                 throttle_us=self._spans.last(throttle_channel(values)),
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
+                channels_read_at=self._channels_read_at,
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
