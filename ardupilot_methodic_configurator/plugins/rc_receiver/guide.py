@@ -28,7 +28,8 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .firmware import VehicleFamily
+from .firmware import VehicleFamily, mode_channel
+from .modes import aux_switch_channels, slot_modes
 from .snapshot import (
     FailsafeStatus,
     GuideState,
@@ -74,10 +75,10 @@ class GuideInputs:
     program_sticks: bool = False
     # The flight controller reports RC failsafe now.
     failsafe_active: bool = False
-    # The switch step: the mode channel (None: none), the aux switches to flip, each slot's mode.
-    mode_channel: int | None = None
-    aux_channels: tuple[int, ...] = ()
-    slot_modes: Mapping[int, int] | None = None
+    # For the switch step: the parameters known (the mode channel, FLTMODEn, RCn_OPTION) and the
+    # number of channels the receiver delivers.
+    values: Mapping[str, float] | None = None
+    delivered: int | None = None
 
 
 Transitions = tuple[tuple[FailsafeStatus, float], ...]
@@ -252,15 +253,18 @@ class TransmitterGuide:
             else:
                 sticks.pause()
         switches = self._switches
+        values = dict(inputs.values or {})
+        mode_ch = mode_channel(inputs.family, values) if values else None
+        switches.observe_pwm(None if mode_ch is None else (inputs.channel_pwm or {}).get(mode_ch), inputs.now)
         live = inputs.telemetry_live and not failsafe_before_test
         if off is None and live and sticks.done(self._axes) and not switches.done():
             switches.update(
                 inputs.now,
-                inputs.mode_channel,
-                inputs.aux_channels,
+                mode_ch,
+                aux_switch_channels(inputs.family, values, inputs.delivered, mode_ch),
                 inputs.channel_pwm or {},
                 by_program=inputs.program_sticks,
-                slot_modes=inputs.slot_modes,
+                slot_modes=slot_modes(inputs.family, values),
             )
         failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at, inputs.now)
         deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from .evidence import flight_mode_reading
+from .firmware import VehicleFamily, mode_slot
 from .modes import (
     AUX_HIGH_ABOVE_US,
     AUX_HIGH_US,
@@ -31,8 +33,10 @@ from .modes import (
     SLOT_CENTRE_US,
     SLOT_COUNT,
     is_mode_refusal,
+    judge_slots,
+    with_reported_mode,
 )
-from .snapshot import ModeSlotVisit, SwitchPrompt
+from .snapshot import FlightModeReading, ModeSlotVisit, SwitchPrompt
 
 # A person who flips nothing new for this long is done with the switches.
 IDLE_S = 20.0
@@ -65,6 +69,8 @@ class SwitchTest:
 
     def __init__(self) -> None:
         self.version = 0
+        # The mode the vehicle reports (HEARTBEAT.custom_mode): the link's, kept across tests.
+        self.reported_mode: int | None = None
         self._visits: dict[int, ModeSlotVisit] = {}
         self._slot: int | None = None
         self._slot_since = 0.0
@@ -90,6 +96,10 @@ class SwitchTest:
 
     # ------------------------------------------------------------ evidence, in message order
 
+    def observe_pwm(self, pwm: int | None, now: float) -> None:
+        """The mode channel reads ``pwm`` (None: no mode channel or no reading) as of ``now``."""
+        self.observe_slot(mode_slot(pwm), pwm, now)
+
     def observe_slot(self, slot: int | None, pwm: int | None, now: float) -> None:
         """The mode switch is in ``slot`` (None: no valid position) as of ``now``."""
         if slot != self._slot:
@@ -104,7 +114,15 @@ class SwitchTest:
         elif visit.pwm != pwm and pwm is not None:
             self._visits[slot] = replace(visit, pwm=pwm)
 
+    def forget_vehicle(self) -> None:
+        """A new connection: the mode reported so far was another link's."""
+        self.reported_mode = None
+        self.version += 1
+
     def note_heartbeat(self, custom_mode: int, now: float) -> None:
+        if custom_mode != self.reported_mode:
+            self.reported_mode = custom_mode
+            self.version += 1
         slot = self._slot
         if slot is None or now - self._slot_since < SETTLED_AFTER_S:
             return
@@ -130,6 +148,16 @@ class SwitchTest:
 
     def visits(self) -> tuple[ModeSlotVisit, ...]:
         return tuple(sorted(self._visits.values(), key=lambda visit: visit.at))
+
+    def evidence(
+        self, family: VehicleFamily, values: Mapping[str, float], pwm_of: Mapping[int, int]
+    ) -> tuple[tuple[ModeSlotVisit, ...], FlightModeReading | None]:
+        """The visited slots judged with ``values``, and the mode switch's reading now with the
+        mode the vehicle reports."""
+        reading = flight_mode_reading(family, values, pwm_of)
+        return judge_slots(family, values, self.visits()), with_reported_mode(
+            reading, family, self.reported_mode
+        )
 
     # ------------------------------------------------------------ the step
 

@@ -26,7 +26,6 @@ from .evidence import (
     FailsafeWitness,
     RadioTimeline,
     channel_roles,
-    flight_mode_reading,
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
@@ -41,7 +40,6 @@ from .firmware import (
     family_from_mav_type,
     family_from_name,
     mode_channel,
-    mode_slot,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
@@ -49,7 +47,7 @@ from .firmware import (
 )
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import HostFacts
-from .modes import aux_switch_channels, judge_slots, slot_modes, with_reported_mode
+from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
 from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
@@ -89,8 +87,6 @@ class GuidedTestTracker:
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
         self._mav_type: int | None = None
-        # HEARTBEAT.custom_mode: the flight mode the vehicle reports.
-        self._custom_mode: int | None = None
         # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
         self._autopilot_version: FirmwareVersion | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
@@ -126,7 +122,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
-        self._custom_mode = None
+        self._guide.switches.forget_vehicle()
         self._autopilot_version = None
         self.restart_test()
 
@@ -222,25 +218,21 @@ class GuidedTestTracker:
 
     def _observe_text(self, msg: Any, now: float) -> None:
         self._radio.observe(msg.text, int(msg.severity), now)
-        text = msg.text
-        if isinstance(text, str) and text.startswith(("Mode change", "Flight mode change")):
+        if is_mode_refusal(text := readable_text(msg.text)):
             self._observe_mode_switch(now)
-            self._guide.switches.note_text(readable_text(text), now)
+            self._guide.switches.note_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
-        self._custom_mode = int(msg.custom_mode)
         self._observe_mode_switch(now)
-        self._guide.switches.note_heartbeat(self._custom_mode, now)
+        self._guide.switches.note_heartbeat(int(msg.custom_mode), now)
 
-    def _observe_mode_switch(self, now: float) -> None:
-        """Where the mode switch is as of the RC_CHANNELS read so far (message order)."""
+    def _observe_mode_switch(self, now: float) -> None:  # as of the RC_CHANNELS read so far
         channel = mode_channel(self.family(), self._values())
-        pwm = None if channel is None else self._spans.last(channel)
-        self._guide.switches.observe_slot(mode_slot(pwm), pwm, now)
+        self._guide.switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -388,7 +380,6 @@ class GuidedTestTracker:
             self._guide.version,
             self._guide.sticks_version,
             self._guide.switches.version,
-            self._custom_mode,
             self._link_events,
             live.telemetry_live,
             live.connected,
@@ -420,9 +411,6 @@ class GuidedTestTracker:
             if roles.get(number, FLIGHT_MODE_ROLE) != FLIGHT_MODE_ROLE
         }
         axes = stick_axes(family)
-        mode_ch = mode_channel(family, values)
-        if mode_ch is not None:
-            self._guide.switches.observe_slot(mode_slot(pwm_of.get(mode_ch)), pwm_of.get(mode_ch), live.now)
         guide = self._guide.update(
             GuideInputs(
                 now=live.now,
@@ -438,9 +426,8 @@ class GuidedTestTracker:
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
                 failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
-                mode_channel=mode_ch,
-                aux_channels=aux_switch_channels(family, values, self._spans.delivered, mode_ch),
-                slot_modes=slot_modes(family, values),
+                values=values,
+                delivered=self._spans.delivered,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
@@ -465,9 +452,8 @@ class GuidedTestTracker:
                 delivered_channels=self._spans.delivered,
             )
         )
-        mode_slots = judge_slots(family, values, self._guide.switches.visits())
-        reading = with_reported_mode(flight_mode_reading(family, values, pwm_of), family, self._custom_mode)
-        findings = (*findings, *mode_findings(family, mode_ch, mode_slots))
+        mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)
+        findings = (*findings, *mode_findings(family, values, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
         verdict = decide_verdict(
             VerdictInputs(

@@ -98,7 +98,9 @@ def test_a_refused_slot_and_a_pwm_near_a_band_end_are_warnings_naming_the_slot_p
             ModeSlotVisit(6, 2.0, 1815, failure_text="Mode change to SMARTRTL failed: init failed"),
         ),
     )
-    findings = {finding.code: finding for finding in mode_findings(VehicleFamily.COPTER, 5, visits)}
+    findings = {
+        finding.code: finding for finding in mode_findings(VehicleFamily.COPTER, COPTER_SLOTS, visits)
+    }
     refused = findings["mode_not_entered"]
     assert refused.severity is Severity.WARNING
     assert refused.parameter == "FLTMODE6"

@@ -14,10 +14,10 @@ Pure functions of the judged slot visits (`rc_receiver.modes.judge_slots`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .... import _
-from ..firmware import VehicleFamily
+from ..firmware import VehicleFamily, mode_channel
 from ..modes import SLOT_CENTRE_US, near_band_end, slot_parameter
 from ..snapshot import Finding, ModeOutcome, ModeSlotVisit, Severity
 
@@ -83,6 +83,7 @@ def mode_pwm_near_band_end(
 
 
 def mode_findings(
-    family: VehicleFamily, mode_channel: int | None, visits: tuple[ModeSlotVisit, ...]
+    family: VehicleFamily, values: Mapping[str, float], visits: tuple[ModeSlotVisit, ...]
 ) -> tuple[Finding, ...]:
-    return (*mode_not_entered(family, visits), *mode_pwm_near_band_end(family, mode_channel, visits))
+    channel = mode_channel(family, dict(values))
+    return (*mode_not_entered(family, visits), *mode_pwm_near_band_end(family, channel, visits))
