@@ -27,10 +27,10 @@ from .evidence import (
     FailsafeWitness,
     RadioTimeline,
     channel_roles,
-    flight_mode_reading,
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
+from .findings.modes import mode_findings
 from .firmware import (
     MAX_DELIVERED_CHANNEL,
     RCMAP_DEFAULTS,
@@ -40,6 +40,7 @@ from .firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    mode_channel,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
@@ -47,9 +48,10 @@ from .firmware import (
 )
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import HostFacts
+from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
-from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
 from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
@@ -122,6 +124,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
+        self._guide.switches.forget_vehicle()
         self._autopilot_version = None
         self.restart_test()
 
@@ -150,6 +153,10 @@ class GuidedTestTracker:
     def set_stick_mover(self, mover: StickMover | None) -> None:
         """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
         self._transmitter.set_mover(mover)
+
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Give the switch step switches it may move itself (demo, SITL); None for a person's."""
+        self._transmitter.set_switch_mover(mover)
 
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick the stick step asks for now."""
@@ -215,13 +222,21 @@ class GuidedTestTracker:
     def _observe_text(self, msg: Any, now: float) -> None:
         if self._radio.observe(msg.text, int(msg.severity), now):
             self._prearm.observe_text(self._radio.messages[-1].text, now)
+        if is_mode_refusal(text := readable_text(msg.text)):
+            self._observe_mode_switch(now)
+            self._guide.switches.note_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
-        del now
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
+        self._observe_mode_switch(now)
+        self._guide.switches.note_heartbeat(int(msg.custom_mode), now)
+
+    def _observe_mode_switch(self, now: float) -> None:  # as of the RC_CHANNELS read so far
+        channel = mode_channel(self.family(), self._values())
+        self._guide.switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -379,6 +394,7 @@ class GuidedTestTracker:
             self._witness.version,
             self._guide.version,
             self._guide.sticks_version,
+            self._guide.switches.version,
             self._link_events,
             self._prearm.version,
             self._prearm.answers(live.now),
@@ -427,6 +443,8 @@ class GuidedTestTracker:
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
                 failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
+                values=values,
+                delivered=self._spans.delivered,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
@@ -453,6 +471,8 @@ class GuidedTestTracker:
                 prearm=prearm,
             )
         )
+        mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)
+        findings = (*findings, *mode_findings(family, values, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
         done = guide.step is GuideStep.DONE
         prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
@@ -475,6 +495,7 @@ class GuidedTestTracker:
                 now=live.now,
                 sticks=sticks,
                 prearm_waiting=prearm_waiting,
+                mode_slots=mode_slots,
             )
         )
         return GuidedTest(
@@ -491,7 +512,8 @@ class GuidedTestTracker:
             extra_channels=extra_channels(
                 family, values, roles, channels, self._spans.chancount, live=live.rc_channels_live
             ),
-            flight_mode=flight_mode_reading(family, values, pwm_of),
+            flight_mode=reading,
+            mode_slots=mode_slots,
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
             sticks=sticks,

@@ -320,7 +320,11 @@ class GuidePanel:
     def render(self, check: GuidedTest, setter: Setter) -> None:
         guide = check.guide
         setter(self.instruction, "text", guide_instruction(check))
-        asks_off = not guide.automatic and guide.step in (GuideStep.MOVE_STICKS, GuideStep.SWITCH_OFF)
+        asks_off = not guide.automatic and guide.step in (
+            GuideStep.MOVE_STICKS,
+            GuideStep.FLIP_SWITCHES,
+            GuideStep.SWITCH_OFF,
+        )
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
         stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
         asks_skip = stick is not None and not stick.by_program
