@@ -26,6 +26,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     STICK_PUSHES,
     ModelHarness,
     failsafe,
+    prearm_answered,
     push_stick,
     send_frame,
     with_parameters,
@@ -99,7 +100,8 @@ def test_the_switch_step_shows_each_slots_mode_the_reported_mode_and_a_refusal_a
     harness.clock.advance(1.0)
     failsafe(harness, active=True)
     harness.model.confirm_transmitter(True)
-    state = failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    state = prearm_answered(harness)
     verdict = state.guided.verdict
     assert verdict.result is VerdictResult.PASSED
     assert "slot 3 LOITER: entered" in verdict.detail
