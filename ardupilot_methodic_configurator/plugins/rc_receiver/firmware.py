@@ -133,7 +133,9 @@ for _name, _family in (
     ("MAV_TYPE_TRICOPTER", VehicleFamily.COPTER),
     ("MAV_TYPE_DODECAROTOR", VehicleFamily.COPTER),
     ("MAV_TYPE_DECAROTOR", VehicleFamily.COPTER),
-    ("MAV_TYPE_COAXIAL", VehicleFamily.COPTER),
+    # As the methodic configurator 5.0.1 classifies it (FlightControllerInfo.set_type); the
+    # banner's "Frame:" line tells a coaxial copter from a helicopter (`family_of_vehicle`).
+    ("MAV_TYPE_COAXIAL", VehicleFamily.HELI),
     ("MAV_TYPE_HELICOPTER", VehicleFamily.HELI),
     ("MAV_TYPE_FIXED_WING", VehicleFamily.PLANE),
     ("MAV_TYPE_VTOL_TAILSITTER_DUOROTOR", VehicleFamily.PLANE),
@@ -147,6 +149,10 @@ for _name, _family in (
 ):
     if hasattr(_mavlink, _name):
         _MAV_TYPE_FAMILY[int(getattr(_mavlink, _name))] = _family
+
+# Every frame string of ArduCopter's helicopter build starts so (AP_MotorsHeli_*: "HELI",
+# "HELI_DUAL", "HELI_QUAD").
+_HELI_FRAME = "HELI"
 
 # The methodic configurator names vehicles by firmware ("ArduCopter", "Heli", ...).
 _FAMILY_NAMES: dict[str, VehicleFamily] = {
@@ -244,6 +250,16 @@ def family_from_mav_type(mav_type: int | None) -> VehicleFamily:
     if mav_type is None:
         return VehicleFamily.UNKNOWN
     return _MAV_TYPE_FAMILY.get(int(mav_type), VehicleFamily.UNKNOWN)
+
+
+def family_of_vehicle(mav_type: int | None, frame: str | None = None) -> VehicleFamily:
+    """The family of a connected vehicle: its HEARTBEAT ``type`` as the methodic configurator 5.0.1
+    reads it, then, for a copter or helicopter type, the banner's ``frame`` ("HELI", "HELI_DUAL",
+    "QUAD/X" from "Frame: ..."), which ArduCopter's helicopter build names whatever type it reports."""
+    family = family_from_mav_type(mav_type)
+    if frame is None or family not in (VehicleFamily.COPTER, VehicleFamily.HELI):
+        return family
+    return VehicleFamily.HELI if frame.strip().upper().startswith(_HELI_FRAME) else VehicleFamily.COPTER
 
 
 def family_from_name(name: object) -> VehicleFamily:

@@ -39,6 +39,7 @@ from .firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    family_of_vehicle,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
@@ -263,7 +264,7 @@ class GuidedTestTracker:
         return self._family
 
     def _find_family(self) -> VehicleFamily:
-        family = family_from_mav_type(self._mav_type)
+        family = family_of_vehicle(self._mav_type, self._radio.frame)
         if family is VehicleFamily.UNKNOWN:
             vehicle_type = self._host.vehicle_type()
             if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
