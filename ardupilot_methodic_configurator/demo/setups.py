@@ -155,7 +155,8 @@ PROFILES: dict[DemoVehicle, VehicleProfile] = {
         int(mavlink2.MAV_TYPE_HELICOPTER),
         0.0,
         COPTER_PARAMETERS,
-        {**COPTER_CONFIGURED, **_COPTER_MODES, "FRAME_CLASS": 6.0},
+        # ArduCopter's helicopter build defaults RC8_OPTION to 32, the motor interlock it needs to arm.
+        {**COPTER_CONFIGURED, **_COPTER_MODES, "FRAME_CLASS": 6.0, "RC8_OPTION": 32.0},
         "FS_THR_ENABLE",
         "FS_THR_VALUE",
     ),

@@ -46,10 +46,14 @@ _ROLES: dict[str, str] = {
     "RCMAP_YAW": "yaw",
 }
 _ROVER_ROLES: dict[str, str] = {"RCMAP_ROLL": "steering", "RCMAP_THROTTLE": "throttle"}
+# A helicopter's throttle channel sets the collective pitch (ArduPilot says "Collective" for it).
+_HELI_ROLES: dict[str, str] = {**_ROLES, "RCMAP_THROTTLE": "collective"}
 FLIGHT_MODE_ROLE = "flight_mode"
 
 
 def _role_table(family: VehicleFamily) -> dict[str, str]:
+    if family is VehicleFamily.HELI:
+        return _HELI_ROLES
     return _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
 
 

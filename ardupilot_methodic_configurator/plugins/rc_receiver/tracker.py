@@ -429,6 +429,7 @@ class GuidedTestTracker:
                 sticks=sticks,
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
+                channel_pwm=pwm_of,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
