@@ -26,6 +26,7 @@ from amc_rc_receiver.sitl.config import SitlConfig
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.sitl_panel import SitlWindowSupport
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
+from tests.standalone.window.test_window_geometry import assert_readings_in_view, assert_reads_whole
 from tests.support.sitl import SITL_DIR, free_instance, sitl_binary
 from tests.support.tk import pump_until
 
@@ -52,6 +53,12 @@ VEHICLES = {
     "heli": SitlVehicle("arducopter-heli", "heli.parm", 51, "Heli", "08_remote_controller_receiver.param"),
     "rover": SitlVehicle("ardurover", "rover.parm", 52, "Rover", "08_remote_controller_receiver.param"),
 }
+
+
+@pytest.fixture
+def tk_geometry() -> str:
+    """The smallest screen the window is laid out for."""
+    return "1280x720"
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +90,9 @@ def test_the_window_on_sitl_shows_the_vehicles_own_receiver_step(root: tk.Tk, na
     showing ArduCopter's step as it starts
     WHEN the window connects to it, as `--sitl` does
     THEN it shows that vehicle's own receiver step and its example file, the check names the same
-    vehicle, and its readings are live."""
+    vehicle, its readings are live, and at 1280x720 with the SITL console (closed to its summary)
+    nothing is clipped and the verdict, the current step with its buttons, CH1-CH5, RSSI and the
+    receiver status are in view unscrolled."""
     spec = VEHICLES[name]
     session = sitl_session(spec)
     assert session.sitl is not None
@@ -115,6 +124,13 @@ def test_the_window_on_sitl_shows_the_vehicles_own_receiver_step(root: tk.Tk, na
         state = check_state(window)
         assert state is not None
         assert state.guided.family.value == spec.vehicle
+        assert support.panel is not None
+        assert not support.panel.expanded
+        view = window.host.active_view
+        assert isinstance(view, RCReceiverView)
+        root.update()
+        assert_reads_whole(root, f"{name} on SITL")
+        assert_readings_in_view(view)
     finally:
         support.close()
         window.close()
