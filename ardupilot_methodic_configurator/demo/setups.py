@@ -245,6 +245,16 @@ SETUPS: dict[str, DemoSetup] = {
         ),
         DemoSetup("ignore-receiver", "RC_OPTIONS bit 0: the receiver is ignored", {"RC_OPTIONS": 33}),
         DemoSetup("no-protocols", "RC_PROTOCOLS 0: no receiver protocol is decoded", {"RC_PROTOCOLS": 0}),
+        DemoSetup(
+            "no-motor-interlock",
+            "no channel is the motor interlock (RC8_OPTION 0): a heli cannot arm",
+            {"RC_PROTOCOLS": 8, "RC8_OPTION": 0},
+        ),
+        DemoSetup(
+            "interlock-and-estop",
+            "a motor interlock (RC8_OPTION 32) and an emergency stop (RC7_OPTION 31): no arming",
+            {"RC_PROTOCOLS": 8, "RC7_OPTION": 31, "RC8_OPTION": 32},
+        ),
     )
 }
 DEFAULT_SETUP = "configured"
