@@ -133,9 +133,10 @@ for _name, _family in (
     ("MAV_TYPE_TRICOPTER", VehicleFamily.COPTER),
     ("MAV_TYPE_DODECAROTOR", VehicleFamily.COPTER),
     ("MAV_TYPE_DECAROTOR", VehicleFamily.COPTER),
-    # As the methodic configurator 5.0.1 classifies it (FlightControllerInfo.set_type); the
-    # banner's "Frame:" line tells a coaxial copter from a helicopter (`family_of_vehicle`).
-    ("MAV_TYPE_COAXIAL", VehicleFamily.HELI),
+    # ArduCopter's multirotor build reports its SINGLE, COAX and TAILSITTER frames so
+    # (Copter::get_frame_mav_type); the methodic configurator 5.0.1 takes it for a Heli, which
+    # would ask a coaxial copter for a collective and a motor interlock it does not have.
+    ("MAV_TYPE_COAXIAL", VehicleFamily.COPTER),
     ("MAV_TYPE_HELICOPTER", VehicleFamily.HELI),
     ("MAV_TYPE_FIXED_WING", VehicleFamily.PLANE),
     ("MAV_TYPE_VTOL_TAILSITTER_DUOROTOR", VehicleFamily.PLANE),
@@ -254,8 +255,9 @@ def family_from_mav_type(mav_type: int | None) -> VehicleFamily:
 
 def family_of_vehicle(mav_type: int | None, frame: str | None = None) -> VehicleFamily:
     """The family of a connected vehicle: its HEARTBEAT ``type`` as the methodic configurator 5.0.1
-    reads it, then, for a copter or helicopter type, the banner's ``frame`` ("HELI", "HELI_DUAL",
-    "QUAD/X" from "Frame: ..."), which ArduCopter's helicopter build names whatever type it reports."""
+    reads it (but a coaxial type is ArduCopter's), then, for a copter or helicopter type, the
+    banner's ``frame`` ("HELI", "HELI_DUAL", "QUAD" from "Frame: ..."), which ArduCopter's
+    helicopter build names whatever type it reports."""
     family = family_from_mav_type(mav_type)
     if frame is None or family not in (VehicleFamily.COPTER, VehicleFamily.HELI):
         return family

@@ -5,9 +5,12 @@
 The methodic configurator 5.0.1 takes the vehicle (and so its configuration steps, its receiver
 step and that step's example file) from the flight controller's HEARTBEAT type
 (``FlightControllerInfo.set_type``: fixed wing -> ArduPlane, the multirotor types -> ArduCopter,
-helicopter and coaxial -> Heli, ground rover and surface boat -> Rover).  The window does the same
-through the check's own rule, `firmware.family_of_vehicle`, which also reads the banner's "Frame:"
-line, so a helicopter that reports a multirotor type is still shown as one.  A vehicle the person
+helicopter -> Heli, ground rover and surface boat -> Rover).  The window does the same through the
+check's own rule, `firmware.family_of_vehicle`, which also reads the banner's "Frame:" line, so a
+helicopter that reports a multirotor type is still shown as one.  One type differs: 5.0.1 takes
+the coaxial type for a Heli, but ArduCopter's multirotor build reports it for its single, coaxial
+and tailsitter frames (``Copter::get_frame_mav_type``), so it is ArduCopter here unless its banner
+names a helicopter frame.  A vehicle the person
 picks in the window is theirs: it is never replaced by the connected one for the rest of the
 session.
 """

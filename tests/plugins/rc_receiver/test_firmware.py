@@ -33,8 +33,8 @@ pytestmark = pytest.mark.pure
         (mavlink2.MAV_TYPE_QUADROTOR, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_HEXAROTOR, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_HELICOPTER, VehicleFamily.HELI),
-        # The methodic configurator 5.0.1 takes a coaxial type for a helicopter too.
-        (mavlink2.MAV_TYPE_COAXIAL, VehicleFamily.HELI),
+        # ArduCopter's multirotor build reports its single and coaxial frames so (5.0.1 says Heli).
+        (mavlink2.MAV_TYPE_COAXIAL, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_FIXED_WING, VehicleFamily.PLANE),
         (mavlink2.MAV_TYPE_VTOL_TILTROTOR, VehicleFamily.PLANE),
         (mavlink2.MAV_TYPE_GROUND_ROVER, VehicleFamily.ROVER),
@@ -56,6 +56,7 @@ def test_the_heartbeat_type_names_the_firmware_family(mav_type: int, family: Veh
         (mavlink2.MAV_TYPE_HELICOPTER, "HELI", VehicleFamily.HELI),
         (mavlink2.MAV_TYPE_HELICOPTER, "HELI_DUAL", VehicleFamily.HELI),
         (mavlink2.MAV_TYPE_COAXIAL, "COAX", VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_COAXIAL, "HELI_DUAL", VehicleFamily.HELI),
         (mavlink2.MAV_TYPE_QUADROTOR, "QUAD/X", VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_FIXED_WING, "HELI", VehicleFamily.PLANE),
         (mavlink2.MAV_TYPE_GROUND_ROVER, None, VehicleFamily.ROVER),
