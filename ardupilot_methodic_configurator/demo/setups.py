@@ -165,7 +165,8 @@ PROFILES: dict[DemoVehicle, VehicleProfile] = {
         int(mavlink2.MAV_TYPE_HELICOPTER),
         0.0,
         COPTER_PARAMETERS,
-        {**COPTER_CONFIGURED, **_COPTER_MODES, "FRAME_CLASS": 6.0},
+        # ArduCopter's helicopter build defaults RC8_OPTION to 32, the motor interlock it needs to arm.
+        {**COPTER_CONFIGURED, **_COPTER_MODES, "FRAME_CLASS": 6.0, "RC8_OPTION": 32.0},
         "FS_THR_ENABLE",
         "FS_THR_VALUE",
     ),
@@ -259,6 +260,16 @@ SETUPS: dict[str, DemoSetup] = {
             "mode switch slot 6 holds a mode the vehicle refuses on the ground (Copter: SMART_RTL)",
             {"RC_PROTOCOLS": 8},
             refused_slot=6,
+        ),
+        DemoSetup(
+            "no-motor-interlock",
+            "no channel is the motor interlock (RC8_OPTION 0): a heli cannot arm",
+            {"RC_PROTOCOLS": 8, "RC8_OPTION": 0},
+        ),
+        DemoSetup(
+            "interlock-and-estop",
+            "a motor interlock (RC8_OPTION 32) and an emergency stop (RC7_OPTION 31): no arming",
+            {"RC_PROTOCOLS": 8, "RC7_OPTION": 31, "RC8_OPTION": 32},
         ),
     )
 }

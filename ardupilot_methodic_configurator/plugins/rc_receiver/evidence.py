@@ -12,7 +12,7 @@ ArduPilot announces what it sees of the receiver in STATUSTEXT ("Radio Failsafe 
 "Radio Failsafe Cleared", "PreArm: Throttle below failsafe", "RCInput: decoding SBUS"...).  Those
 join the test's timeline (radio-related texts only, the newest ``MAX_RADIO_MESSAGES``), the
 decoded protocol is remembered, and so is the firmware banner, which names the firmware for the
-report.
+report, with its "Frame: ..." line, which tells a helicopter from a multirotor.
 """
 
 from __future__ import annotations
@@ -47,10 +47,14 @@ _ROLES: dict[str, str] = {
     "RCMAP_YAW": "yaw",
 }
 _ROVER_ROLES: dict[str, str] = {"RCMAP_ROLL": "steering", "RCMAP_THROTTLE": "throttle"}
+# A helicopter's throttle channel sets the collective pitch (ArduPilot says "Collective" for it).
+_HELI_ROLES: dict[str, str] = {**_ROLES, "RCMAP_THROTTLE": "collective"}
 FLIGHT_MODE_ROLE = "flight_mode"
 
 
 def _role_table(family: VehicleFamily) -> dict[str, str]:
+    if family is VehicleFamily.HELI:
+        return _HELI_ROLES
     return _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
 
 
@@ -197,6 +201,8 @@ _RADIO_TEXT = re.compile(
 # "RCInput: decoding SBUS(1)", "... CRSF (Bytes)", "... UDP (Pulses)": the name without the instance.
 _PROTOCOL = re.compile(r"RCInput: decoding ([A-Za-z0-9_]+)", re.IGNORECASE)
 _FIRMWARE = re.compile(r"^(Ardu\w+|Rover|Blimp|AntennaTracker)\s+V\d+\.\d+\S*")
+# The banner's frame line (AP_Vehicle's "Frame: %s", e.g. "Frame: HELI", "Frame: QUAD/X").
+_FRAME = re.compile(r"^Frame:\s*(\S+)")
 
 
 def statustext(raw: object) -> str:
@@ -211,6 +217,12 @@ def is_radio_message(text: str) -> bool:
 def decoded_protocol(text: str) -> str | None:
     """The protocol named by "RCInput: decoding <name>", else None."""
     match = _PROTOCOL.search(text)
+    return match.group(1) if match else None
+
+
+def frame_banner(text: str) -> str | None:
+    """The frame a banner's "Frame: ..." line names ("HELI"), else None."""
+    match = _FRAME.match(text)
     return match.group(1) if match else None
 
 
@@ -235,6 +247,8 @@ class RadioTimeline:
         self._messages: deque[RadioMessage] = deque(maxlen=MAX_RADIO_MESSAGES)
         self.detected_protocol: str | None = None
         self.firmware: str | None = None
+        # The banner's frame ("HELI", "QUAD/X"), which tells a helicopter from a multirotor.
+        self.frame: str | None = None
         # Grows with every change of what this timeline answers.
         self.version = 0
 
@@ -249,6 +263,10 @@ class RadioTimeline:
         text, banner, protocol, radio = _classify(key)
         if banner is not None and banner != self.firmware:
             self.firmware = banner
+            self.version += 1
+        frame = frame_banner(text) if text.startswith("Frame:") else None
+        if frame is not None and frame != self.frame:
+            self.frame = frame
             self.version += 1
         if protocol is not None and protocol != self.detected_protocol:
             self.detected_protocol = protocol
@@ -269,6 +287,7 @@ class RadioTimeline:
         self._messages.clear()
         self.detected_protocol = None
         self.firmware = None
+        self.frame = None
         self.version += 1
 
 

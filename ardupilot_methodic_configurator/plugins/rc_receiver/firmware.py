@@ -135,6 +135,9 @@ for _name, _family in (
     ("MAV_TYPE_TRICOPTER", VehicleFamily.COPTER),
     ("MAV_TYPE_DODECAROTOR", VehicleFamily.COPTER),
     ("MAV_TYPE_DECAROTOR", VehicleFamily.COPTER),
+    # ArduCopter's multirotor build reports its SINGLE, COAX and TAILSITTER frames so
+    # (Copter::get_frame_mav_type); the methodic configurator 5.0.1 takes it for a Heli, which
+    # would ask a coaxial copter for a collective and a motor interlock it does not have.
     ("MAV_TYPE_COAXIAL", VehicleFamily.COPTER),
     ("MAV_TYPE_HELICOPTER", VehicleFamily.HELI),
     ("MAV_TYPE_FIXED_WING", VehicleFamily.PLANE),
@@ -149,6 +152,10 @@ for _name, _family in (
 ):
     if hasattr(_mavlink, _name):
         _MAV_TYPE_FAMILY[int(getattr(_mavlink, _name))] = _family
+
+# Every frame string of ArduCopter's helicopter build starts so (AP_MotorsHeli_*: "HELI",
+# "HELI_DUAL", "HELI_QUAD").
+_HELI_FRAME = "HELI"
 
 # The methodic configurator names vehicles by firmware ("ArduCopter", "Heli", ...).
 _FAMILY_NAMES: dict[str, VehicleFamily] = {
@@ -250,6 +257,17 @@ def family_from_mav_type(mav_type: int | None) -> VehicleFamily:
     return _MAV_TYPE_FAMILY.get(int(mav_type), VehicleFamily.UNKNOWN)
 
 
+def family_of_vehicle(mav_type: int | None, frame: str | None = None) -> VehicleFamily:
+    """The family of a connected vehicle: its HEARTBEAT ``type`` as the methodic configurator 5.0.1
+    reads it (but a coaxial type is ArduCopter's), then, for a copter or helicopter type, the
+    banner's ``frame`` ("HELI", "HELI_DUAL", "QUAD" from "Frame: ..."), which ArduCopter's
+    helicopter build names whatever type it reports."""
+    family = family_from_mav_type(mav_type)
+    if frame is None or family not in (VehicleFamily.COPTER, VehicleFamily.HELI):
+        return family
+    return VehicleFamily.HELI if frame.strip().upper().startswith(_HELI_FRAME) else VehicleFamily.COPTER
+
+
 def family_from_name(name: object) -> VehicleFamily:
     """The family of a firmware name as the methodic configurator writes it ("ArduCopter", "Heli")."""
     if not isinstance(name, str):
@@ -316,6 +334,11 @@ def wanted_parameters(
         names.extend(f"RC{number}_REVERSED" for number in delivered_numbers)
     for number in sorted(set(ranged)):
         names.extend(range_parameters(number))
+    if delivered is not None:
+        # Which way an aux switch reads (RC_OPTIONS bit 7 lets RCn_REVERSED swap it).
+        names.extend(
+            f"RC{number}_REVERSED" for number in range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1)
+        )
     return tuple(dict.fromkeys(names))
 
 

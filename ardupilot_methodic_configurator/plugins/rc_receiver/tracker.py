@@ -40,6 +40,7 @@ from .firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    family_of_vehicle,
     mode_channel,
     throttle_channel,
     version_from_autopilot_version,
@@ -296,7 +297,7 @@ class GuidedTestTracker:
         return self._family
 
     def _find_family(self) -> VehicleFamily:
-        family = family_from_mav_type(self._mav_type)
+        family = family_of_vehicle(self._mav_type, self._radio.frame)
         if family is VehicleFamily.UNKNOWN:
             vehicle_type = self._host.vehicle_type()
             if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
@@ -469,6 +470,7 @@ class GuidedTestTracker:
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
                 prearm=prearm,
+                channel_pwm=pwm_of,
             )
         )
         mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)

@@ -90,12 +90,27 @@ def no_failsafe_cause(inputs: VerdictInputs) -> str:
     threshold_name = table.failsafe_pwm if table is not None else "FS_THR_VALUE"
     threshold = inputs.values.get(threshold_name)
     throttle = guide.throttle_while_off_us
-    held = _(" It kept sending throttle {pwm} µs.").format(pwm=throttle) if throttle is not None else ""
+    # A helicopter's throttle channel is its collective.
+    heli = inputs.family is VehicleFamily.HELI
+    held = ""
+    if throttle is not None:
+        kept = (
+            _(" It kept sending the collective at {pwm} µs.")
+            if heli
+            else _(" It kept sending throttle {pwm} µs.")
+        )
+        held = kept.format(pwm=throttle)
     limit = (
         _("{name} = {value:g} µs").format(name=threshold_name, value=threshold)
         if threshold is not None
         else threshold_name
     )
+    if heli:
+        return _(
+            "No RC failsafe within {seconds:g} s of switching the transmitter off. Most likely the receiver "
+            "keeps sending valid pulses when it loses the signal (its failsafe set to hold or to custom "
+            "positions).{held} Set the receiver's failsafe to no pulses, or to a collective below {limit}."
+        ).format(seconds=waited, held=held, limit=limit)
     return _(
         "No RC failsafe within {seconds:g} s of switching the transmitter off. Most likely the receiver "
         "keeps sending valid pulses when it loses the signal (its failsafe set to hold or to custom "

@@ -408,7 +408,7 @@ class TextList:
 
 def _role_column_texts() -> dict[int, Sequence[str]]:
     """Every role name and the longest range texts, for the role and range columns."""
-    roles = ("roll", "pitch", "throttle", "yaw", "steering", FLIGHT_MODE_ROLE)
+    roles = ("roll", "pitch", "throttle", "collective", "yaw", "steering", FLIGHT_MODE_ROLE)
     # Four digits each, as every real reading has (800-2200 µs); the digits are equally wide.
     moved = ChannelEvidence(1, min_us=8888, max_us=8888, moved=True)
     still = ChannelEvidence(1, min_us=1000, max_us=9888)

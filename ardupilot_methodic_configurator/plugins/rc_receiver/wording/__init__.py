@@ -180,6 +180,7 @@ def role_label(role: str | None) -> str:
         "roll": _("Roll"),
         "pitch": _("Pitch"),
         "throttle": _("Throttle"),
+        "collective": _("Collective"),
         "yaw": _("Yaw"),
         "steering": _("Steering"),
         FLIGHT_MODE_ROLE: _("Flight mode"),
@@ -206,7 +207,9 @@ def stick_name(family: VehicleFamily, axis: str) -> str:
             "yaw": _("rudder (yaw)"),
         }
     else:
-        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": _("throttle"), "yaw": _("yaw")}
+        # A helicopter's throttle stick sets the collective pitch.
+        throttle = _("collective") if family is VehicleFamily.HELI else _("throttle")
+        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": throttle, "yaw": _("yaw")}
     return names.get(axis, axis)
 
 
@@ -234,6 +237,11 @@ def stick_instruction(family: VehicleFamily, prompt: StickPrompt) -> str:
         return _(
             "Stick {number} of {count}: from the bottom, push the {stick} stick {action} and hold it there, "
             "the other sticks centred."
+        ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+    if family is VehicleFamily.HELI:
+        return _(
+            "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other "
+            "sticks centred and the collective down."
         ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
     return _(
         "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other sticks "
