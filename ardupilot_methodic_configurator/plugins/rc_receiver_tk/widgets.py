@@ -353,7 +353,8 @@ class ChannelRoles:
             role.grid(row=first_row + offset, column=3, padx=(6, 0), sticky=tk.W)
             span.grid(row=first_row + offset, column=4, padx=(6, 0), sticky=tk.W)
         size_columns(parent, TextMeasure.of(self.roles[0]), _role_column_texts(), padding=6)
-        self.flight_mode = ttk.Label(parent, text="")
+        # The mode line grows with the reported mode and a band-end mark: it wraps, never widens.
+        self.flight_mode = ttk.Label(parent, text="", wraplength=_WRAP, justify=tk.LEFT)
         self.flight_mode.grid(row=mode_row, column=0, columnspan=5, pady=(2, 0), sticky=tk.W)
         self.flight_mode.grid_remove()
         self.held_note = ttk.Label(parent, text="", foreground=SEVERITY_COLOURS[Severity.WARNING])
