@@ -327,10 +327,15 @@ class GuidePanel:
         )
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
         stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
-        asks_skip = stick is not None and not stick.by_program
+        switches = guide.switches if guide.step is GuideStep.FLIP_SWITCHES else None
+        # A person may pass over a stick or the switch step; the program does its own.
+        asks_skip = (stick is not None and not stick.by_program) or (
+            switches is not None and not switches.by_program
+        )
         setter(self.off_button, "state", "normal" if asks_off else "disabled")
         setter(self.on_button, "state", "normal" if asks_on else "disabled")
         setter(self.skip_button, "state", "normal" if asks_skip else "disabled")
+        setter(self.skip_button, "text", view_label("skip_switches" if switches is not None else "skip"))
         # What each stick showed is in the findings and the verdict the moment it is answered.
         self.picture.render(stick, throttle_centres=centring(check.family, "throttle"))
 
