@@ -101,8 +101,8 @@ def describe_guided_events(previous: RCReceiverState | None, state: RCReceiverSt
     )
     for channel in guided.extra_channels:
         # A switch ArduPilot reads in a new position (not one merely seen for the first time).
-        previous = positions.get(channel.number)
-        if channel.position is not None and previous is not None and previous is not channel.position:
+        was = positions.get(channel.number)
+        if channel.position is not None and was is not None and was is not channel.position:
             events.append(switch_moved_text(channel))
     last = before.radio_messages[-1].at if before is not None and before.radio_messages else None
     for message in guided.radio_messages:
