@@ -34,6 +34,7 @@ from .rc_receiver.commands import CommandManager
 from .rc_receiver.intake import VehicleIntake
 from .rc_receiver.link_reader import LinkError, LinkReader, Route
 from .rc_receiver.parameter_reads import ParameterReader
+from .rc_receiver.prearm import PrearmChecks
 from .rc_receiver.program_transmitter import StickMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
@@ -74,8 +75,11 @@ class RCReceiverDataModel:
         self._clock = clock
         now = clock()
         self._reads = ParameterReader()
-        self._tracker = GuidedTestTracker(self._reads, flight_controller, local_filesystem, parameter_editor)
         self._commands = CommandManager(clock=clock)
+        self._prearm = PrearmChecks(self._commands)
+        self._tracker = GuidedTestTracker(
+            self._reads, self._prearm, flight_controller, local_filesystem, parameter_editor
+        )
         # The connection object the current test belongs to.  Held strongly so that a new
         # connection can never reuse its identity.
         self._master: Any = self._fc.master
@@ -281,8 +285,9 @@ class RCReceiverDataModel:
         self._tracker.connection_changed()
 
     def _send(self, now: float) -> None:
-        """Everything the plugin sends, from this one place: the stream rates it asks for and the
-        parameter reads that are due (never while suspended, recovering or without a vehicle)."""
+        """Everything the plugin sends, from this one place: the stream rates it asks for, the
+        parameter reads and the requests for ArduPilot's pre-arm checks that are due (never while
+        suspended, recovering or without a vehicle)."""
         master = self._master
         if not self._active or self._recovering or master is None:
             return
@@ -291,6 +296,7 @@ class RCReceiverDataModel:
         target_system, target_component = self._poll_target
         if target_system is not None:
             self._reads.send_due(master, target_system, target_component or 0, now)
+            self._prearm.send_due(master, target_system, target_component or 0, now)
 
     def _invalidate_readings(self) -> None:
         self._intake.invalidate()

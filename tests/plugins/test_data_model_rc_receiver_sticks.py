@@ -24,6 +24,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     failsafe,
     move_every_stick,
+    prearm_answered,
     push_stick,
     send_frame,
     with_parameters,
@@ -161,7 +162,8 @@ def test_a_skipped_stick_is_named_as_not_checked_in_a_passed_verdict(harness: Mo
     harness.clock.advance(1.0)
     failsafe(harness, active=True)
     harness.model.confirm_transmitter(True)
-    state = failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    state = prearm_answered(harness)
 
     assert outcomes(harness)["yaw"] == (StickOutcome.SKIPPED, None)
     assert state.guided.verdict.result is VerdictResult.PASSED

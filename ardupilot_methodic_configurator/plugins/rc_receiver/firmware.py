@@ -124,6 +124,8 @@ ROLE_PARAMETERS: tuple[str, ...] = tuple(
     dict.fromkeys((*RCMAP_DEFAULTS, *(table.mode_channel for table in FAMILY_PARAMETERS.values())))
 )
 MAX_RC_CHANNEL = 16
+# RC_CHANNELS carries 18 inputs; ArduPilot's RCn_* parameters stop at MAX_RC_CHANNEL.
+MAX_DELIVERED_CHANNEL = 18
 
 _MAV_TYPE_FAMILY: dict[int, VehicleFamily] = {}
 for _name, _family in (
@@ -179,8 +181,10 @@ _SWITCH_PWM_MAX_EXCLUSIVE = 2200
 
 # AUTOPILOT_VERSION.flight_sw_version's lowest byte: FIRMWARE_VERSION_TYPE_OFFICIAL and below.
 _VERSION_TYPE_OFFICIAL = int(_mavlink.FIRMWARE_VERSION_TYPE_OFFICIAL)
+# A banner writes "V4.7.0-dev"; the methodic configurator's ``info.flight_sw_version_and_type``
+# writes the type after a space ("4.7.0 dev", "4.6.2 official"), as it decodes AUTOPILOT_VERSION.
 _BANNER_VERSION = re.compile(
-    r"\bV?(\d+)\.(\d+)(?:\.(\d+))?(-dev|-beta\d*|-rc\d*|beta\d*|rc\d*)?", re.IGNORECASE
+    r"\bV?(\d+)\.(\d+)(?:\.(\d+))?(?:[- ]?(dev|alpha\d*|beta\d*|rc\d*)\b)?", re.IGNORECASE
 )
 
 
@@ -202,7 +206,7 @@ class FirmwareVersion:
 @functools.lru_cache(maxsize=16)
 def version_from_banner(text: str | None) -> FirmwareVersion | None:
     """The version in a firmware banner ("ArduRover V4.7.0-dev (90700977)") or a host's version
-    text ("4.6.2"), else None."""
+    text ("4.6.2", "4.7.0 dev"), else None."""
     match = _BANNER_VERSION.search(text or "")
     if match is None:
         return None
@@ -305,8 +309,9 @@ def wanted_parameters(
     The throttle channel's ``RCn_MIN`` joins once ``RCMAP_THROTTLE`` is known, and each stick
     channel's ``RCn_REVERSED`` once its ``RCMAP_*`` is, because which channel it is depends on
     that value.  Every channel's ``RCn_OPTION`` is wanted (ArduPilot's duplicate and mode-channel
-    arming checks read all sixteen, delivered or not); ``RCn_MIN``/``RCn_TRIM``/``RCn_MAX`` for the
-    ``delivered`` channels (``RC_CHANNELS.chancount``, once known) and each known stick channel.
+    arming checks read all sixteen, delivered or not); ``RCn_MIN``/``RCn_TRIM``/``RCn_MAX`` and
+    ``RCn_REVERSED`` (which turns an auxiliary switch round) for the ``delivered`` channels
+    (``RC_CHANNELS.chancount``, once known), the range also for each known stick channel.
     """
     names = list(COMMON_PARAMETERS)
     names.extend(option_parameter(number) for number in range(1, MAX_RC_CHANNEL + 1))
@@ -323,14 +328,12 @@ def wanted_parameters(
     names.extend(f"RC{stick_channel(name, known)}_REVERSED" for name in sticks if name in known)
     ranged = [stick_channel(name, known) for name in sticks if name in known]
     if delivered is not None:
-        ranged.extend(range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1))
+        delivered_numbers = range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1)
+        ranged.extend(delivered_numbers)
+        # ArduPilot turns an auxiliary switch round by its channel's RCn_REVERSED (RC_OPTIONS bit 7).
+        names.extend(f"RC{number}_REVERSED" for number in delivered_numbers)
     for number in sorted(set(ranged)):
         names.extend(range_parameters(number))
-    if delivered is not None:
-        # Which way an aux switch reads (RC_OPTIONS bit 7 lets RCn_REVERSED swap it).
-        names.extend(
-            f"RC{number}_REVERSED" for number in range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1)
-        )
     return tuple(dict.fromkeys(names))
 
 

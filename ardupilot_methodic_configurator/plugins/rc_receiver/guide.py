@@ -65,6 +65,8 @@ class GuideInputs:
     stick_pwm: Mapping[int, int] | None = None
     # The latest PWM of every input channel, and the vehicle's sticks in the stick step's order.
     channel_pwm: Mapping[int, int] | None = None
+    # When the newest RC_CHANNELS (the values in ``channel_pwm``) was read.
+    channels_read_at: float | None = None
     stick_axes: tuple[str, ...] = ()
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
@@ -223,6 +225,7 @@ class TransmitterGuide:
                     inputs.channel_pwm or {},
                     by_program=inputs.program_sticks,
                     family=inputs.family,
+                    read_at=inputs.channels_read_at,
                 )
             else:
                 sticks.pause()

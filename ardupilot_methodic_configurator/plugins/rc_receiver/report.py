@@ -24,11 +24,19 @@ from typing import Any
 
 from ... import _
 from .readings import readable_text
-from .snapshot import FailsafeStatus, RCReceiverState, VerdictResult
-from .wording import role_label, stick_outcome_label, stick_outcome_text, verdict_label
+from .snapshot import ExtraChannel, FailsafeStatus, RCReceiverState, SwitchPosition, VerdictResult
+from .wording import (
+    extra_channel_role_text,
+    prearm_moment_label,
+    role_label,
+    stick_outcome_label,
+    stick_outcome_text,
+    switch_position_label,
+    verdict_label,
+)
 
-SCHEMA_VERSION = 2
-SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
+SCHEMA_VERSION = 3
+SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-3.schema.json"
 REPORT_BASENAME = "rc_receiver_report"
 _DISTRIBUTIONS = ("amc-rc-receiver", "ardupilot_methodic_configurator")
 
@@ -149,6 +157,21 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             }
             for channel in check.channels
         ],
+        "extra_channels": [
+            {
+                "number": channel.number,
+                "pwm_us": channel.pwm,
+                "min_us": channel.min_us,
+                "max_us": channel.max_us,
+                "span_us": channel.span_us,
+                "role": channel.role,
+                "option": channel.option,
+                "function": channel.function,
+                "switch_position": None if channel.position is None else channel.position.value,
+                "reversed": channel.reversed_channel,
+            }
+            for channel in check.extra_channels
+        ],
         "sticks": [
             {
                 "axis": stick.axis,
@@ -173,6 +196,18 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "mode_name": check.flight_mode.mode_name,
         },
         "timeline": _timeline(state),
+        # ArduPilot's own pre-arm checks, asked by the check (issue 28): each answer in the order asked.
+        "prearm": [
+            {
+                "moment": answer.moment.value,
+                "asked_s": _relative(state, answer.asked_at),
+                "outcome": answer.outcome,
+                "result": answer.result,
+                "complete": answer.complete,
+                "refusals": list(answer.refusals),
+            }
+            for answer in check.prearm
+        ],
         "streams": [
             {
                 "message": request.message_name,
@@ -213,6 +248,33 @@ def _cell(value: object) -> str:
 
 def _channel_cell(number: object) -> str:
     return f"CH{number}" if isinstance(number, int) else "–"
+
+
+def _extra_channel_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """The table of the delivered channels beyond CH5 (none: no lines)."""
+    if not entries:
+        return []
+    headers = (_("channel"), _("PWM"), _("lowest"), _("highest"), _("role"), _("switch"))
+    lines = ["", "### " + _("Channels beyond CH5"), "", "| " + " | ".join(headers) + " |"]
+    lines.append("|---|---|---|---|---|---|")
+    for entry in entries:
+        channel = ExtraChannel(
+            number=entry["number"],
+            role=entry["role"],
+            option=entry["option"],
+            function=entry["function"],
+        )
+        position = entry["switch_position"]
+        cells = (
+            f"CH{entry['number']}",
+            _cell(entry["pwm_us"]),
+            _cell(entry["min_us"]),
+            _cell(entry["max_us"]),
+            _text(extra_channel_role_text(channel)),
+            switch_position_label(None if position is None else SwitchPosition(position)) or "–",
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
 
 
 def build_markdown(report: dict[str, Any]) -> str:
@@ -256,6 +318,17 @@ def build_markdown(report: dict[str, Any]) -> str:
             lines.append(f"- **{finding['severity']}** {message} {action}")
     else:
         lines.append(_("No findings."))
+    if report.get("prearm"):
+        lines += ["", "## " + _("ArduPilot's pre-arm checks"), ""]
+        for answer in report["prearm"]:
+            said = "; ".join(f"“{_text(text)}”" for text in answer["refusals"])
+            if not said:
+                said = (
+                    _("no receiver-related failure")
+                    if answer["outcome"] == "accepted"
+                    else _cell(answer["result"] or answer["outcome"])
+                )
+            lines.append(f"- {prearm_moment_label(answer['moment'])}: {said}")
     if report["sticks"]:
         lines += ["", "## " + _("Sticks"), ""]
         headers = (_("stick"), _("expected channel"), _("moved channel"), _("from"), _("to"), _("result"))
@@ -282,6 +355,7 @@ def build_markdown(report: dict[str, Any]) -> str:
             f"| CH{channel['number']} | {role} | {_cell(channel['min_us'])} | "
             f"{_cell(channel['max_us'])} | {moved} |"
         )
+    lines += _extra_channel_lines(report.get("extra_channels") or [])
     mode = report["flight_mode"]
     if mode is not None:
         lines += [

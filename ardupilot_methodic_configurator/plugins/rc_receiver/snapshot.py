@@ -73,6 +73,40 @@ class ChannelEvidence:
         return 0 if self.min_us is None or self.max_us is None else self.max_us - self.min_us
 
 
+class SwitchPosition(Enum):
+    """The position ArduPilot reads from an auxiliary switch channel (`rc_receiver.aux_functions`)."""
+
+    LOW = "low"
+    MIDDLE = "middle"
+    HIGH = "high"
+
+
+@dataclass(frozen=True)
+class ExtraChannel:
+    """One delivered input channel beyond CH5 (up to RC_CHANNELS' 18): its reading, its range in
+    this test and its role.
+
+    ``role`` is an ``RCMAP_*`` stick's role key or ``"flight_mode"``; ``option`` the channel's
+    ``RCn_OPTION`` when it is not 0, ``function`` ArduPilot's name of that option on this vehicle
+    (None when unknown: shown as "option N") and ``position`` the switch position ArduPilot reads
+    from ``pwm`` for it (None for no option, a continuous input or no valid reading).
+    """
+
+    number: int
+    pwm: int | None = None
+    min_us: int | None = None
+    max_us: int | None = None
+    role: str | None = None
+    option: int | None = None
+    function: str | None = None
+    position: SwitchPosition | None = None
+    reversed_channel: bool | None = None
+
+    @property
+    def span_us(self) -> int | None:
+        return None if self.min_us is None or self.max_us is None else self.max_us - self.min_us
+
+
 @dataclass(frozen=True)
 class FlightModeReading:
     """The flight-mode channel and the slot (1-6) its current PWM selects."""
@@ -216,6 +250,30 @@ class Verdict:
     latency_from: str | None = None
 
 
+class PrearmMoment(Enum):
+    """When the check asks ArduPilot to run its pre-arm checks."""
+
+    PARAMETERS_READ = "parameters_read"  # the parameters are known and the receiver delivers
+    TEST_DONE = "test_done"  # the guided test is over
+
+
+@dataclass(frozen=True)
+class PrearmAnswer:
+    """ArduPilot's answer to one MAV_CMD_RUN_PREARM_CHECKS of this test (see `rc_receiver.prearm`).
+
+    ``outcome`` is the command's (pending, accepted, rejected, send failed, timed out), ``result``
+    the MAV_RESULT name or why it was not sent; ``complete`` once the time for its texts is over;
+    ``refusals`` the receiver-related PreArm/Arm texts that came back, without their prefix.
+    """
+
+    moment: PrearmMoment
+    asked_at: float
+    outcome: str = "pending"
+    result: str | None = None
+    complete: bool = False
+    refusals: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class GuidedTest:
     """Everything the guided test knows beyond the live readings."""
@@ -230,6 +288,8 @@ class GuidedTest:
     step_file: str | None = None
     findings: tuple[Finding, ...] = ()
     channels: tuple[ChannelEvidence, ...] = ()
+    # The delivered channels beyond CH5 (RC_CHANNELS.chancount, at most 18), in channel order.
+    extra_channels: tuple[ExtraChannel, ...] = ()
     flight_mode: FlightModeReading | None = None
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None
@@ -241,6 +301,10 @@ class GuidedTest:
     verdict: Verdict = Verdict()
     # Where the methodic configurator keeps this vehicle's files; reports are saved there.
     report_directory: str | None = None
+    # ArduPilot's own pre-arm checks, asked once the parameters are read and again after the test.
+    prearm: tuple[PrearmAnswer, ...] = ()
+    # The test is over and ArduPilot's pre-arm answer after it is still to come (a run waits for it).
+    prearm_waiting: bool = False
 
     def parameter(self, name: str) -> float | None:
         for entry in self.parameters:

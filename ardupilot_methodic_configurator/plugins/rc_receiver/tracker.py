@@ -3,7 +3,7 @@
 """The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
 
 `GuidedTestTracker` is fed by the data model with every message of the selected vehicle the poll
-reads, in order (RC_CHANNELS for all 16 inputs and SYS_STATUS through the model's intake;
+reads, in order (RC_CHANNELS for all 18 inputs and SYS_STATUS through the model's intake;
 HEARTBEAT for the vehicle type, AUTOPILOT_VERSION, PARAM_VALUE and STATUSTEXT through
 `observers`), and with the lifecycle (new connection, new test, resume).  Once a tick, `plan()`
 says which parameters it wants read (the model sends the reads) and drives a program-owned
@@ -20,6 +20,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .channel_table import extra_channels
 from .evidence import (
     FLIGHT_MODE_ROLE,
     ChannelSpans,
@@ -31,7 +32,7 @@ from .evidence import (
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
 from .firmware import (
-    MAX_RC_CHANNEL,
+    MAX_DELIVERED_CHANNEL,
     RCMAP_DEFAULTS,
     FirmwareVersion,
     VehicleFamily,
@@ -48,14 +49,10 @@ from .firmware import (
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import HostFacts
 from .parameter_reads import ParameterReader
+from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
 from .readings import readable_text
-from .snapshot import (
-    FailsafeStatus,
-    GuidedTest,
-    LinkEvent,
-    LiveReadings,
-)
+from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
 from .verdict import VerdictInputs, decide_verdict
 
@@ -63,7 +60,9 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+_CHANNEL_VALUES = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(1, MAX_DELIVERED_CHANNEL + 1))
+)
 
 
 class GuidedTestTracker:
@@ -72,13 +71,16 @@ class GuidedTestTracker:
     def __init__(
         self,
         reader: ParameterReader,
+        prearm: PrearmChecks,
         flight_controller: object,
         local_filesystem: object = None,
         parameter_editor: object = None,
     ) -> None:
         # The reads are the model's to send (the one place that writes to the link); the tracker
-        # says which names it wants and reads the answers.
+        # says which names it wants and reads the answers.  So are the pre-arm requests: the
+        # tracker says when their moment has come and reads the texts that answer them.
         self._reader = reader
+        self._prearm = prearm
         self._host = HostFacts(flight_controller, local_filesystem, parameter_editor)
         self._transmitter = ProgramTransmitter()
         self._spans = ChannelSpans()
@@ -94,6 +96,8 @@ class GuidedTestTracker:
         self._known_on_of: tuple[object, bool] = (None, True)
         self._previous_count: object = None
         self._previous_channels: tuple[int, ...] | None = None
+        # When the newest RC_CHANNELS was read (a repeat too): the stick step sees a rest in two.
+        self._channels_read_at: float | None = None
         self._link_events: tuple[LinkEvent, ...] = ()
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
@@ -127,6 +131,7 @@ class GuidedTestTracker:
         self._witness.restart()
         self._radio.restart()
         self._guide.restart()
+        self._prearm.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
         self._transmitter.restart()
         self._live_throttle_min = None
@@ -166,8 +171,9 @@ class GuidedTestTracker:
         receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
         return self._observers
 
-    def observe_rc_channels(self, msg: Any) -> None:
+    def observe_rc_channels(self, msg: Any, now: float) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
+        self._channels_read_at = now
         # A receiver at rest repeats itself: the same channels under the same failsafe and
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
@@ -179,7 +185,7 @@ class GuidedTestTracker:
         self._previous_count, self._previous_channels = chancount, raw
         self._previous_failsafe, self._previous_guide = failsafe, guide
         chancount = int(chancount)
-        if chancount < MAX_RC_CHANNEL:
+        if chancount < MAX_DELIVERED_CHANNEL:
             # Channels beyond chancount carry nothing the spans keep.
             raw = raw[: max(chancount, 0)]
         live = self._failsafe is not FailsafeStatus.ACTIVE
@@ -208,7 +214,8 @@ class GuidedTestTracker:
             self._forget_derived()
 
     def _observe_text(self, msg: Any, now: float) -> None:
-        self._radio.observe(msg.text, int(msg.severity), now)
+        if self._radio.observe(msg.text, int(msg.severity), now):
+            self._prearm.observe_text(self._radio.messages[-1].text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         del now
@@ -248,12 +255,23 @@ class GuidedTestTracker:
     # ----------------------------------------------------------------- per tick
 
     def plan(self, now: float) -> None:
-        """Decide what this tick asks for: the parameter reads the test wants now (the model sends
-        them) and, for a program-owned transmitter and sticks, what they are to do."""
+        """Decide what this tick asks for (the model sends it): the parameter reads the test wants
+        now, and ArduPilot's pre-arm checks once the reads are done while the receiver delivers
+        (before, it would only repeat that it is off) and again after the test; for a program-owned
+        transmitter and sticks, what they are to do."""
         family = self.family()
         host, values = self._host_and_values()
-        self._reader.want(self._wanted(family, values), host)
+        wanted = self._wanted(family, values)
+        self._reader.want(wanted, host)
         self._transmitter.drive(self._guide, centring(family, "throttle"), now)
+        if self._guide.state.step is GuideStep.DONE:
+            self._prearm.want(PrearmMoment.TEST_DONE)
+        if family is not VehicleFamily.UNKNOWN and self._failsafe is FailsafeStatus.NOT_ACTIVE:
+            unavailable = self._reader.unavailable
+            if not self._prearm.asked(PrearmMoment.PARAMETERS_READ) and all(
+                name in values or name in unavailable for name in wanted
+            ):
+                self._prearm.want(PrearmMoment.PARAMETERS_READ)
 
     # ----------------------------------------------------------------- knowledge
 
@@ -363,6 +381,8 @@ class GuidedTestTracker:
             self._guide.version,
             self._guide.sticks_version,
             self._link_events,
+            self._prearm.version,
+            self._prearm.answers(live.now),
             live.telemetry_live,
             live.connected,
             live.receiver_present,
@@ -403,6 +423,7 @@ class GuidedTestTracker:
                 throttle_us=self._spans.last(throttle_channel(values)),
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
+                channels_read_at=self._channels_read_at,
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
@@ -410,6 +431,7 @@ class GuidedTestTracker:
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
+        prearm = self._prearm.answers(live.now)
         findings = parameter_findings(
             FindingInputs(
                 family=family,
@@ -430,9 +452,12 @@ class GuidedTestTracker:
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
                 channel_pwm=pwm_of,
+                prearm=prearm,
             )
         )
         complete = all(name in values or name in unavailable for name in wanted)
+        done = guide.step is GuideStep.DONE
+        prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
         verdict = decide_verdict(
             VerdictInputs(
                 family=family,
@@ -451,6 +476,7 @@ class GuidedTestTracker:
                 failsafe_timeout_s=timeout,
                 now=live.now,
                 sticks=sticks,
+                prearm_waiting=prearm_waiting,
             )
         )
         return GuidedTest(
@@ -464,6 +490,9 @@ class GuidedTestTracker:
             step_file=step_name,
             findings=findings,
             channels=channels,
+            extra_channels=extra_channels(
+                family, values, roles, channels, self._spans.chancount, live=live.rc_channels_live
+            ),
             flight_mode=flight_mode_reading(family, values, pwm_of),
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
@@ -473,4 +502,6 @@ class GuidedTestTracker:
             guide=guide,
             verdict=verdict,
             report_directory=self._host.report_directory(),
+            prearm=prearm,
+            prearm_waiting=prearm_waiting,
         )

@@ -4,8 +4,9 @@
 
 PASSED needs the receiver seen, the stick step over (a reversed stick or one on the wrong channel
 is a blocking finding; a skipped one is named as not checked), RC failsafe and then recovery
-observed by the guide's off/on step (not merely seen before it), no blocking finding and the
-parameters read, so the verdict never runs ahead of the guide's last step.  FAILED says why,
+observed by the guide's off/on step (not merely seen before it), no blocking finding, the
+parameters read and ArduPilot's own pre-arm answer after the test in, so the verdict never runs
+ahead of the guide's last step.  FAILED says why,
 most telling reason first: a blocking finding, no failsafe after the transmitter went off (with
 its most likely cause), or a failsafe that never cleared.  Everything else is INCOMPLETE with the
 one thing to do next.
@@ -51,6 +52,8 @@ class VerdictInputs:
     failsafe_timeout_s: float
     now: float
     sticks: tuple[StickResult, ...] = ()
+    # The test is over and ArduPilot's own pre-arm answer after it is still to come.
+    prearm_waiting: bool = False
 
 
 def _verdict(result: VerdictResult, detail: str, latency: float | None, source: str | None) -> Verdict:
@@ -165,6 +168,8 @@ def _next_step(inputs: VerdictInputs) -> str | None:
         return _("Switch the transmitter back on.")
     if not inputs.parameters_complete:
         return _("Reading the receiver parameters from the flight controller.")
+    if inputs.prearm_waiting:
+        return _("Waiting for ArduPilot's own pre-arm checks.")
     return None
 
 

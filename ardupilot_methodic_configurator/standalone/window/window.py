@@ -174,7 +174,7 @@ class StandaloneWindow:
 
     def _refresh_bar(self) -> None:
         self.refresh_ports()
-        self.connection_bar.show_earlier_tests(len(self.session.previous_tests))
+        self.connection_bar.show_earlier_tests(len(self.session.previous_tests), self.session.dropped_tests)
 
     def refresh_ports(self) -> None:
         """Offer the ports the watch found last, if they changed since the bar was told."""

@@ -201,3 +201,24 @@ def test_autopilot_version_and_a_hosts_version_text_name_the_same_version() -> N
     dev = version_from_autopilot_version((4 << 24) | (7 << 16))
     assert dev == version_from_banner("ArduRover V4.7.0-dev (90700977)")
     assert str(dev) == "4.7.0-dev"
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("4.7.0 dev", "4.7.0-dev"),
+        ("4.6.2 official", "4.6.2"),
+        ("4.6.0 beta", "4.6.0-dev"),
+        ("4.5.1 rc", "4.5.1-dev"),
+        ("4.6.3", "4.6.3"),
+    ],
+)
+def test_the_methodic_configurators_version_and_type_text_reads_as_the_same_version(
+    text: str, version: str
+) -> None:
+    """
+    GIVEN the methodic configurator 5.0.1's ``info.flight_sw_version_and_type``, which writes the
+          type AUTOPILOT_VERSION packs after a space
+    WHEN read as the vehicle's version
+    THEN a development, beta or rc build is not taken for the release it leads to"""
+    assert str(version_from_banner(text)) == version

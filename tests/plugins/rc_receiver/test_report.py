@@ -25,7 +25,13 @@ from amc_rc_receiver.plugins.rc_receiver.report import (
     write_report,
 )
 from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
-from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
+from tests.plugins.data_model_rc_receiver_harness import (
+    COPTER,
+    ModelHarness,
+    failsafe,
+    move_every_stick,
+    prearm_answered,
+)
 
 pytestmark = pytest.mark.loopback
 
@@ -62,7 +68,8 @@ def passed_test(harness: ModelHarness) -> RCReceiverState:
     harness.clock.advance(0.5)
     harness.model.confirm_transmitter(True)
     harness.clock.advance(0.2)
-    return failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    return prearm_answered(harness)
 
 
 @pytest.mark.pure  # no socket: the rest of this file needs loopback

@@ -36,6 +36,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     failsafe,
     move_every_stick,
+    prearm_answered,
     send_frame,
     with_parameters,
 )
@@ -369,6 +370,9 @@ def test_a_whole_guided_test_passes_and_times_the_failsafe_from_the_users_confir
     assert state.guided.guide.step is GuideStep.SWITCH_ON
     harness.model.confirm_transmitter(True)
     state = failsafe(harness, active=False)
+    assert state.guided.guide.step is GuideStep.DONE
+    assert state.guided.verdict.detail == "Waiting for ArduPilot's own pre-arm checks."
+    state = prearm_answered(harness)
 
     verdict = state.guided.verdict
     assert state.guided.guide.step is GuideStep.DONE
@@ -469,7 +473,8 @@ def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_as
     harness.clock.advance(0.8)
     failsafe(harness, active=True)
     assert switched == [False, True]
-    state = failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    state = prearm_answered(harness)
 
     assert state.guided.guide.automatic
     assert state.guided.verdict.result is VerdictResult.PASSED
@@ -580,27 +585,33 @@ def test_a_guided_test_kept_between_polls_is_the_one_built_afresh(harness: Model
     """
     tracker = harness.model._tracker  # the part under test keeps a memo; compare it with a rebuild
 
+    def as_built(current: RCReceiverState) -> None:
+        kept = tracker._guided_memo
+        tracker._guided_memo = None
+        fresh = tracker.build(
+            LiveReadings(
+                now=current.now,
+                connected=current.connected,
+                telemetry_live=current.has_live_telemetry,
+                rc_channels_live=current.rc_channels_live,
+                rssi=current.rssi,
+                receiver_present=current.receiver_present,
+                failsafe=current.failsafe,
+                failsafe_observed=current.failsafe_observed,
+                recovery_observed=current.recovery_observed,
+                failsafe_transitions=current.failsafe_transitions,
+            ),
+            (1, 1),
+        )
+        tracker._guided_memo = kept
+        assert current.guided == fresh
+
     def same_as_fresh(state: RCReceiverState) -> RCReceiverState:
-        for current in (state, harness.model.poll()):
-            kept = tracker._guided_memo
-            tracker._guided_memo = None
-            fresh = tracker.build(
-                LiveReadings(
-                    now=current.now,
-                    connected=current.connected,
-                    telemetry_live=current.has_live_telemetry,
-                    rc_channels_live=current.rc_channels_live,
-                    rssi=current.rssi,
-                    receiver_present=current.receiver_present,
-                    failsafe=current.failsafe,
-                    failsafe_observed=current.failsafe_observed,
-                    recovery_observed=current.recovery_observed,
-                    failsafe_transitions=current.failsafe_transitions,
-                ),
-                (1, 1),
-            )
-            tracker._guided_memo = kept
-            assert current.guided == fresh
+        # Each snapshot is compared before the next poll, which may read news (an ACK) at the same
+        # instant of the hand-moved clock.
+        as_built(state)
+        current = harness.model.poll()
+        as_built(current)
         return current
 
     same_as_fresh(with_parameters(harness))

@@ -30,6 +30,7 @@ import pytest
 from amc_rc_receiver import install_language
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
+    ExtraChannel,
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -39,6 +40,7 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     StickOutcome,
     StickPrompt,
     StickResult,
+    SwitchPosition,
 )
 from amc_rc_receiver.sitl.config import SitlConfig
 from amc_rc_receiver.sitl.runner import SitlRunner
@@ -144,8 +146,28 @@ def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
             findings=(long_finding, *check.findings),
             radio_messages=messages,
             sticks=STICK_RESULTS,
+            extra_channels=EXTRA_CHANNELS,
         ),
     )
+
+
+# All 18 channels delivered, the channels beyond CH5 with the longest words they can have: a mode
+# channel with an option, ArduPilot's longest function names, readings and ranges of four digits.
+EXTRA_CHANNELS = tuple(
+    ExtraChannel(
+        number,
+        pwm=1999,
+        min_us=1000,
+        max_us=1999,
+        role="flight_mode" if number == 6 else None,
+        option=176 if number % 2 else 97,
+        function="Quadplane Fwd Throttle Override enable"
+        if number % 2
+        else "Windvane home heading direction offset",
+        position=SwitchPosition.MIDDLE,
+    )
+    for number in range(6, 19)
+)
 
 
 # Every outcome with text of its own, the longest ones first.

@@ -211,6 +211,10 @@ def failsafe_timeout(inputs: FindingInputs) -> Iterable[Finding]:
     )
     if not known:
         message += " " + _("(firmware default; the value was not read)")
+    if inputs.firmware_version is not None:
+        message += " " + _("Firmware {version} waits {name}.").format(
+            version=inputs.firmware_version, name=name
+        )
     if inputs.firmware_version is None and table.fixed_failsafe_before_4_7_s is not None:
         message += " " + _(
             "The firmware's version is not known: before ArduPilot 4.7 this vehicle waits a fixed "

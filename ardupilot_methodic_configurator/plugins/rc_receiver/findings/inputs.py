@@ -11,7 +11,7 @@ from ..firmware import (
     FirmwareVersion,
     VehicleFamily,
 )
-from ..snapshot import Finding, StickResult
+from ..snapshot import Finding, PrearmAnswer, StickResult
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ class FindingInputs:
     delivered_channels: int | None = None
     # Channel number -> its latest PWM (µs) in this test: where a switch stands.
     channel_pwm: Mapping[int, int] = field(default_factory=dict)
+    # ArduPilot's answers to the check's requests to run its pre-arm checks, in the order asked.
+    prearm: tuple[PrearmAnswer, ...] = ()
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]

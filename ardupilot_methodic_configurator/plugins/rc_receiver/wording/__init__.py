@@ -20,18 +20,21 @@ from ..firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
 from ..snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
+    ExtraChannel,
     Finding,
     FlightModeReading,
     GuidedTest,
     GuideStep,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    PrearmMoment,
     RadioMessage,
     RCReceiverState,
     Severity,
     StickOutcome,
     StickPrompt,
     StickResult,
+    SwitchPosition,
     VerdictResult,
 )
 
@@ -182,6 +185,13 @@ def role_label(role: str | None) -> str:
     return labels.get(role or "", "")
 
 
+def prearm_moment_label(moment: PrearmMoment | str) -> str:
+    """When the check asked for ArduPilot's pre-arm checks, as a clause of a sentence."""
+    if PrearmMoment(getattr(moment, "value", moment)) is PrearmMoment.TEST_DONE:
+        return _("after the test")
+    return _("once the parameters were read")
+
+
 def stick_name(family: VehicleFamily, axis: str) -> str:
     """The stick as the vehicle's pilots call it ("pitch", a plane's "elevator (pitch)")."""
     if family is VehicleFamily.ROVER:
@@ -329,6 +339,36 @@ def channel_span_text(channel: ChannelEvidence | None) -> str:
     if channel.moved:
         return _("moved {low}–{high}").format(low=channel.min_us, high=channel.max_us)
     return _("span {span} µs").format(span=channel.span_us)
+
+
+def switch_position_label(position: SwitchPosition | None) -> str:
+    """The auxiliary switch position ArduPilot reads, in words ("" when it reads none)."""
+    labels = {
+        SwitchPosition.LOW: _("low"),
+        SwitchPosition.MIDDLE: _("middle"),
+        SwitchPosition.HIGH: _("high"),
+    }
+    return "" if position is None else labels[position]
+
+
+def option_function_text(channel: ExtraChannel) -> str:
+    """The channel's ``RCn_OPTION`` by ArduPilot's name, else its number ("" when it has none)."""
+    if channel.option is None:
+        return ""
+    return channel.function or _("option {number}").format(number=channel.option)
+
+
+def extra_channel_role_text(channel: ExtraChannel) -> str:
+    """What a channel beyond CH5 does: its stick or mode role, its auxiliary function, or both."""
+    role = role_label(channel.role)
+    function = option_function_text(channel)
+    if role and function:
+        return _("{role} + {function}").format(role=role, function=function)
+    return role or function or _("no function")
+
+
+def extra_channel_span_text(channel: ExtraChannel) -> str:
+    return "" if channel.span_us is None else _("span {span} µs").format(span=channel.span_us)
 
 
 def flight_mode_text(reading: FlightModeReading | None) -> str:

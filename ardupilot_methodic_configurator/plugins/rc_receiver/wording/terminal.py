@@ -8,6 +8,7 @@ from .... import _
 from ..readings import RSSI_MAX
 from ..snapshot import (
     ChannelEvidence,
+    ExtraChannel,
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -15,7 +16,16 @@ from ..snapshot import (
     RadioMessage,
     RCReceiverState,
 )
-from . import request_outcome_text, role_label, rssi_is_link_quality, stick_instruction, yes_no_unknown_text
+from . import (
+    extra_channel_role_text,
+    extra_channel_span_text,
+    request_outcome_text,
+    role_label,
+    rssi_is_link_quality,
+    stick_instruction,
+    switch_position_label,
+    yes_no_unknown_text,
+)
 
 
 def screen_title_text() -> str:
@@ -157,6 +167,28 @@ def channel_role_line_text(channel: ChannelEvidence) -> str:
         number=channel.number,
         role=role_label(channel.role),
         range=_("moved") if channel.moved else _("not moved"),
+    )
+
+
+def extra_channel_line_text(channel: ExtraChannel) -> str:
+    """A channel beyond CH5: its reading, its range in the test, its role and its switch position."""
+    reading = _("no reading") if channel.pwm is None else _("{pwm} µs").format(pwm=channel.pwm)
+    text = _("CH{number}: {reading}, {span}, {role}").format(
+        number=channel.number,
+        reading=reading,
+        span=extra_channel_span_text(channel) or _("no range yet"),
+        role=extra_channel_role_text(channel),
+    )
+    position = switch_position_label(channel.position)
+    return text if not position else _("{channel}, switch {position}").format(channel=text, position=position)
+
+
+def switch_moved_text(channel: ExtraChannel) -> str:
+    """An auxiliary switch ArduPilot now reads in another position."""
+    return _("CH{number} {role}: switch {position}").format(
+        number=channel.number,
+        role=extra_channel_role_text(channel),
+        position=switch_position_label(channel.position),
     )
 
 
