@@ -257,7 +257,7 @@ def family_parameters(family: VehicleFamily) -> FamilyParameters | None:
     return FAMILY_PARAMETERS.get(family)
 
 
-def throttle_channel(values: dict[str, float]) -> int:
+def throttle_channel(values: Mapping[str, float]) -> int:
     """The throttle input channel (``RCMAP_THROTTLE``, 3 when unknown or out of range)."""
     return _channel_number(values.get("RCMAP_THROTTLE"), RCMAP_DEFAULTS["RCMAP_THROTTLE"])
 

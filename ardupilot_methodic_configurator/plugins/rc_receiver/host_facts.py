@@ -12,7 +12,8 @@ reports.  A missing attribute means "not known"; nothing here raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from .readings import readable_text
@@ -39,21 +40,10 @@ class HostFacts:
     def has_download(self) -> bool:
         return bool(self._download())
 
-    def numbers(self, names: Iterable[str]) -> dict[str, float]:
-        """The values of ``names`` the host's download holds as numbers (it holds about a thousand
-        parameters and the check reads some thirty, so only those are looked up)."""
-        get = self._download().get
-        numbers = {}
-        for name in names:
-            value = get(name)
-            if type(value) is float:  # a download of plain numbers: the common case, every poll
-                if not math.isnan(value):
-                    numbers[name] = value
-            elif value is not None:
-                number = _float_or_none(value)
-                if number is not None:
-                    numbers[name] = number
-        return numbers
+    def numbers(self, names: tuple[str, ...], lookup: HostLookup) -> Mapping[str, float]:
+        """The values of ``names`` the host's download holds as numbers, through ``lookup``, which
+        answers the same mapping object as long as none of them moved (never to be written)."""
+        return lookup.numbers(self._download(), names)
 
     def _download(self) -> Mapping[str, Any]:
         values = getattr(self._fc, "fc_parameters", None)
@@ -90,3 +80,61 @@ class HostFacts:
     def report_directory(self) -> str | None:
         directory = getattr(self._files, "vehicle_dir", None)
         return directory if isinstance(directory, str) and directory else None
+
+
+def _no_values(download: Mapping[str, Any]) -> tuple[()]:
+    del download
+    return ()
+
+
+class HostLookup:
+    """The host's numbers for one tuple of names, converted again only when one of them moved.
+
+    The host's download holds about a thousand parameters, the check reads about a hundred of
+    them every poll, and the download rarely changes; but the methodic configurator writes new
+    values into the same dictionary (a parameter upload), so neither its identity nor its size
+    tells a change.  Each poll therefore takes the names' raw values in one C call and compares
+    them with the previous ones; a name that vanished, one that appeared or a value that is no
+    plain number (an entry object whose value might change inside it) makes the lookup start over.
+    """
+
+    def __init__(self) -> None:
+        self._names: tuple[str, ...] | None = None
+        self._present: Callable[[Mapping[str, Any]], object] = _no_values
+        self._absent: frozenset[str] = frozenset()
+        self._raw: object = None
+        self._plain = False
+        self._numbers: Mapping[str, float] = {}
+
+    def numbers(self, download: Mapping[str, Any], names: tuple[str, ...]) -> Mapping[str, float]:
+        if names is self._names and self._plain:
+            try:
+                raw = self._present(download)
+            except KeyError:  # a name the download held has gone
+                raw = None
+            if raw == self._raw and self._absent.isdisjoint(download.keys()):
+                return self._numbers
+        return self._look_up(download, names)
+
+    def _look_up(self, download: Mapping[str, Any], names: tuple[str, ...]) -> Mapping[str, float]:
+        present = tuple(name for name in names if name in download)
+        self._names = names
+        self._present = itemgetter(*present) if present else _no_values
+        self._absent = frozenset(names).difference(present)
+        self._raw = self._present(download)
+        numbers = {}
+        plain = True
+        for name in present:
+            value = download[name]
+            if type(value) is float:  # a download of plain numbers: the common case
+                if not math.isnan(value):
+                    numbers[name] = value
+            else:
+                # a number is immutable, so comparing it tells a change; an entry object is not
+                plain = plain and type(value) is int
+                number = _float_or_none(value)
+                if number is not None:
+                    numbers[name] = number
+        self._plain = plain
+        self._numbers = numbers
+        return numbers

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .evidence import (
@@ -45,7 +46,7 @@ from .firmware import (
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .host_facts import HostFacts
+from .host_facts import HostFacts, HostLookup
 from .parameter_reads import ParameterReader
 from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
 from .readings import readable_text
@@ -62,7 +63,30 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
+# No values: shared, never written.
+_NO_VALUES: Mapping[str, float] = MappingProxyType({})
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+
+
+class _Merge:
+    """The host's numbers and all values known, made again only when one of their parts is a
+    new object (the parts are never written, so the same object means the same values)."""
+
+    def __init__(self) -> None:
+        self._parts: tuple[object, ...] = ()
+        self._merged: tuple[Mapping[str, float], Mapping[str, float]] = (_NO_VALUES, _NO_VALUES)
+
+    def merged(
+        self, reads: Mapping[str, float], host: Mapping[str, float], extra: Mapping[str, float]
+    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """(the host's numbers with ``extra``, those over ``reads``: the host's values win)."""
+        parts = self._parts
+        if parts and parts[0] is reads and parts[1] is host and parts[2] is extra:
+            return self._merged
+        host_all = {**host, **extra} if extra else host
+        self._parts = (reads, host, extra)
+        self._merged = (host_all, {**reads, **host_all} if reads else host_all)
+        return self._merged
 
 
 class GuidedTestTracker:
@@ -105,7 +129,13 @@ class GuidedTestTracker:
         # The host's parameters as numbers, merged with those read: reading a large host download
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
-        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
+        self._base_lookup = HostLookup()
+        self._more_lookup = HostLookup()
+        self._reads_memo: tuple[int, Mapping[str, float]] = (-1, _NO_VALUES)
+        self._base_merge = _Merge()
+        self._full_merge = _Merge()
+        self._more_memo: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -278,28 +308,44 @@ class GuidedTestTracker:
         self._derived = None
         self._family = None
 
-    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
-        """The host's numbers and all values known (the host's win), computed once per snapshot.
+    def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """The host's numbers and all values known (the host's win), worked out once per snapshot.
 
-        A host's download holds about a thousand parameters and the check reads some thirty of
-        them, so only those names are looked up in it.
+        A host's download holds about a thousand parameters and the check reads about a hundred
+        of them, so only those names are looked up in it, each poll, by `HostLookup`, which
+        answers the same mapping while none of them moved; the merge with the reads is made again
+        only when one of its parts is a new one.  None of these mappings is ever written.
         """
         if self._derived is None:
-            family = self.family()
-            reads = self._reader.values
-            if not self._host.has_download():
-                self._derived = {}, reads
-                return self._derived
-            base = self._wanted(family, {})
-            host = self._host.numbers(base)
-            values = {**reads, **host} if reads else dict(host)
-            # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
-            more = [name for name in self._wanted(family, values) if name not in base]
-            if more:
-                host.update(self._host.numbers(more))
-                values = {**reads, **host} if reads else dict(host)
-            self._derived = host, values
+            self._derived = self._derive()
         return self._derived
+
+    def _derive(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        family = self.family()
+        reads = self._reads()
+        if not self._host.has_download():
+            return _NO_VALUES, reads
+        base = self._wanted(family, _NO_VALUES)
+        host = self._host.numbers(base, self._base_lookup)
+        values = self._base_merge.merged(reads, host, _NO_VALUES)[1]
+        # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
+        more = self._more_names(base, self._wanted(family, values))
+        extra = self._host.numbers(more, self._more_lookup) if more else _NO_VALUES
+        return self._full_merge.merged(reads, host, extra)
+
+    def _reads(self) -> Mapping[str, float]:
+        """The values read so far, copied again only after the reads changed."""
+        version = self._reader.version
+        if self._reads_memo[0] != version:
+            self._reads_memo = (version, self._reader.values)
+        return self._reads_memo[1]
+
+    def _more_names(self, base: tuple[str, ...], wanted: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of ``wanted`` that ``base`` lacks (the same tuple while both are the same)."""
+        memo = self._more_memo
+        if memo is None or memo[0] is not base or memo[1] is not wanted:
+            memo = self._more_memo = (base, wanted, tuple(name for name in wanted if name not in base))
+        return memo[2]
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
         """`wanted_parameters`, again only when the family, a stick channel or the number of
@@ -313,7 +359,7 @@ class GuidedTestTracker:
             wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
         return wanted
 
-    def _values(self) -> dict[str, float]:
+    def _values(self) -> Mapping[str, float]:
         return self._host_and_values()[1]
 
     # ----------------------------------------------------------------- snapshot
