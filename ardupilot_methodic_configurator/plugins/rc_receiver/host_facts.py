@@ -112,7 +112,8 @@ class HostLookup:
                 raw = self._present(download)
             except KeyError:  # a name the download held has gone
                 raw = None
-            if raw == self._raw and self._absent.isdisjoint(download.keys()):
+            # (the keys' isdisjoint goes through the few absent names, not the thousand keys)
+            if raw == self._raw and download.keys().isdisjoint(self._absent):
                 return self._numbers
         return self._look_up(download, names)
 
