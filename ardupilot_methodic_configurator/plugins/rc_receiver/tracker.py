@@ -77,15 +77,14 @@ class _Merge:
         self._merged: tuple[Mapping[str, float], Mapping[str, float]] = (_NO_VALUES, _NO_VALUES)
 
     def merged(
-        self, reads: Mapping[str, float], host: Mapping[str, float], extra: Mapping[str, float]
+        self, reads: Mapping[str, float], host: Mapping[str, float]
     ) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        """(the host's numbers with ``extra``, those over ``reads``: the host's values win)."""
+        """(the host's numbers, those over ``reads``: the host's values win)."""
         parts = self._parts
-        if parts and parts[0] is reads and parts[1] is host and parts[2] is extra:
+        if parts and parts[0] is reads and parts[1] is host:
             return self._merged
-        host_all = {**host, **extra} if extra else host
-        self._parts = (reads, host, extra)
-        self._merged = (host_all, {**reads, **host_all} if reads else host_all)
+        self._parts = (reads, host)
+        self._merged = (host, {**reads, **host} if reads else host)
         return self._merged
 
 
@@ -130,12 +129,11 @@ class GuidedTestTracker:
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
         self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
-        self._base_lookup = HostLookup()
-        self._more_lookup = HostLookup()
+        self._host_lookup = HostLookup()
+        # The names last looked up in the host's download.
+        self._host_names: tuple[str, ...] = ()
         self._reads_memo: tuple[int, Mapping[str, float]] = (-1, _NO_VALUES)
-        self._base_merge = _Merge()
-        self._full_merge = _Merge()
-        self._more_memo: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
+        self._merge = _Merge()
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -325,13 +323,19 @@ class GuidedTestTracker:
         reads = self._reads()
         if not self._host.has_download():
             return _NO_VALUES, reads
-        base = self._wanted(family, _NO_VALUES)
-        host = self._host.numbers(base, self._base_lookup)
-        values = self._base_merge.merged(reads, host, _NO_VALUES)[1]
-        # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
-        more = self._more_names(base, self._wanted(family, values))
-        extra = self._host.numbers(more, self._more_lookup) if more else _NO_VALUES
-        return self._full_merge.merged(reads, host, extra)
+        # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, which are among the names
+        # themselves: the names of the last lookup are looked up again, and once more only if the
+        # values found want others (the family, the channels delivered or an RCMAP_* changed).
+        names = self._host_names or self._wanted(family, _NO_VALUES)
+        for _attempt in range(2):
+            host = self._host.numbers(names, self._host_lookup)
+            values = self._merge.merged(reads, host)[1]
+            wanted = self._wanted(family, values)
+            if wanted is names or wanted == names:
+                break
+            names = wanted
+        self._host_names = names
+        return host, values
 
     def _reads(self) -> Mapping[str, float]:
         """The values read so far, copied again only after the reads changed."""
@@ -339,13 +343,6 @@ class GuidedTestTracker:
         if self._reads_memo[0] != version:
             self._reads_memo = (version, self._reader.values)
         return self._reads_memo[1]
-
-    def _more_names(self, base: tuple[str, ...], wanted: tuple[str, ...]) -> tuple[str, ...]:
-        """The names of ``wanted`` that ``base`` lacks (the same tuple while both are the same)."""
-        memo = self._more_memo
-        if memo is None or memo[0] is not base or memo[1] is not wanted:
-            memo = self._more_memo = (base, wanted, tuple(name for name in wanted if name not in base))
-        return memo[2]
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
         """`wanted_parameters`, again only when the family, a stick channel or the number of
