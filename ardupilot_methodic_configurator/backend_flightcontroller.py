@@ -18,6 +18,12 @@ without one a text the vehicle sends before the plugin's first request (such as 
 the vehicle; a single HEARTBEAT would not do: from system 255 it makes ArduPilot count the link as
 its ground station, whose silence afterwards is a GCS failsafe where FS_GCS_ENABLE is set.
 
+Then it asks for the vehicle's AUTOPILOT_VERSION (MAV_CMD_REQUEST_MESSAGE), once per connection,
+as every ground station does, so a reconnection after a reboot asks again.  Neither is waited
+for: the version reaches the plugin with the rest of the link's messages (the methodic
+configurator reads it in its own connect and offers ``info.flight_sw_version`` instead), and the
+version-aware rules use it.
+
 The device string is checked by `connection.devices`, the connection opened by `connection.opening`
 (bounded, quiet, MAVLink 2), and a failed search explained by `connection.discovery`.
 """
@@ -55,6 +61,8 @@ _SELECT_SLICE_S = 0.05
 MavlinkMessage = Any
 _MAV_AUTOPILOT_INVALID: int = int(_mavlink.MAV_AUTOPILOT_INVALID)
 _MAV_TYPE_GCS: int = int(_mavlink.MAV_TYPE_GCS)
+_MAV_CMD_REQUEST_MESSAGE: int = int(_mavlink.MAV_CMD_REQUEST_MESSAGE)
+_AUTOPILOT_VERSION: int = int(_mavlink.MAVLINK_MSG_ID_AUTOPILOT_VERSION)
 
 
 @dataclass
@@ -244,6 +252,22 @@ def _say_hello(master: Any, vehicle: HeartbeatSender) -> None:
     # a link that cannot send fails the plugin's first request too, which says so in its words
     with contextlib.suppress(Exception):
         master.mav.param_request_read_send(vehicle.system_id, vehicle.component_id, b"", 0)
+    # the firmware's version, asked as every ground station asks it; the answer stays on the link
+    # for whoever reads it (the plugin), and its ACK is nobody's business
+    with contextlib.suppress(Exception):
+        master.mav.command_long_send(
+            vehicle.system_id,
+            vehicle.component_id,
+            _MAV_CMD_REQUEST_MESSAGE,
+            0,
+            _AUTOPILOT_VERSION,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        )
 
 
 def _send_gcs_heartbeat(master: Any) -> None:

@@ -366,13 +366,15 @@ def test_a_silent_udp_endpoint_times_out_with_an_error_naming_the_device() -> No
     assert first_datagram[0] == MAVLINK2_MAGIC
 
 
-def test_a_tcp_vehicle_is_reached_with_tcp_and_hears_one_parameter_read() -> None:
+def test_a_tcp_vehicle_is_reached_with_tcp_and_hears_one_parameter_read_and_one_version_request() -> None:
     """
     GIVEN a loopback TCP server that sends an ArduPilot heartbeat (from 3/1) to whoever connects
     WHEN the facade connects with tcp:
     THEN the vehicle is found, and it receives one MAVLink 2 read of its first parameter from
          255/190, addressed to it (ArduPilot sends its status texts only on links it has heard
-         from), and nothing else: no heartbeat that would make it count us as its ground station
+         from), then one MAV_CMD_REQUEST_MESSAGE for AUTOPILOT_VERSION (the firmware version, as
+         every ground station asks it), and nothing else: no heartbeat that would make it count us
+         as its ground station
     """
     encoder = mavlink2.MAVLink(None, srcSystem=3, srcComponent=1)
     data = heartbeat(mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA, mavlink2.MAV_TYPE_FIXED_WING).pack(encoder)
@@ -398,10 +400,14 @@ def test_a_tcp_vehicle_is_reached_with_tcp_and_hears_one_parameter_read() -> Non
         thread.join(timeout=CONNECT_TIMEOUT_S)
     assert error == ""
     parsed = mavlink2.MAVLink(None).parse_buffer(bytes(heard)) or []
-    assert [m.get_type() for m in parsed] == ["PARAM_REQUEST_READ"]
-    hello = parsed[0]
+    assert [m.get_type() for m in parsed] == ["PARAM_REQUEST_READ", "COMMAND_LONG"]
+    hello, version = parsed
     assert (hello.target_system, hello.target_component, hello.param_index) == (3, 1, 0)
     assert (hello.get_srcSystem(), hello.get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID)
+    assert (version.target_system, version.target_component) == (3, 1)
+    assert version.command == mavlink2.MAV_CMD_REQUEST_MESSAGE
+    assert version.param1 == mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION
+    assert (version.get_srcSystem(), version.get_srcComponent()) == (GCS_SYSTEM_ID, GCS_COMPONENT_ID)
     assert heard[0] == MAVLINK2_MAGIC
 
 

@@ -34,7 +34,8 @@ from .rc_receiver.commands import CommandManager
 from .rc_receiver.intake import VehicleIntake
 from .rc_receiver.link_reader import LinkError, LinkReader, Route
 from .rc_receiver.parameter_reads import ParameterReader
-from .rc_receiver.program_transmitter import StickMover, TransmitterSwitch
+from .rc_receiver.prearm import PrearmChecks
+from .rc_receiver.program_transmitter import StickMover, SwitchMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
     from_selected,
@@ -74,8 +75,11 @@ class RCReceiverDataModel:
         self._clock = clock
         now = clock()
         self._reads = ParameterReader()
-        self._tracker = GuidedTestTracker(self._reads, flight_controller, local_filesystem, parameter_editor)
         self._commands = CommandManager(clock=clock)
+        self._prearm = PrearmChecks(self._commands)
+        self._tracker = GuidedTestTracker(
+            self._reads, self._prearm, flight_controller, local_filesystem, parameter_editor
+        )
         # The connection object the current test belongs to.  Held strongly so that a new
         # connection can never reuse its identity.
         self._master: Any = self._fc.master
@@ -224,6 +228,12 @@ class RCReceiverDataModel:
         self._tracker.set_stick_mover(mover)
         self._state = self._safe_build_state()
 
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Let the switch step move a program-owned transmitter's mode and aux switches; ``None``
+        asks a person."""
+        self._tracker.set_switch_mover(mover)
+        self._state = self._safe_build_state()
+
     def skip_stick(self) -> None:
         """The user passes over the stick the stick step asks for now: it is named as not checked."""
         self._tracker.skip_stick(self._now())
@@ -281,8 +291,9 @@ class RCReceiverDataModel:
         self._tracker.connection_changed()
 
     def _send(self, now: float) -> None:
-        """Everything the plugin sends, from this one place: the stream rates it asks for and the
-        parameter reads that are due (never while suspended, recovering or without a vehicle)."""
+        """Everything the plugin sends, from this one place: the stream rates it asks for, the
+        parameter reads and the requests for ArduPilot's pre-arm checks that are due (never while
+        suspended, recovering or without a vehicle)."""
         master = self._master
         if not self._active or self._recovering or master is None:
             return
@@ -291,6 +302,7 @@ class RCReceiverDataModel:
         target_system, target_component = self._poll_target
         if target_system is not None:
             self._reads.send_due(master, target_system, target_component or 0, now)
+            self._prearm.send_due(master, target_system, target_component or 0, now)
 
     def _invalidate_readings(self) -> None:
         self._intake.invalidate()

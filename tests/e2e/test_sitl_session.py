@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A vehicle session on real SITL, in-process: what the check's own link carries, and the window.
 
-The check may send nothing but SET_MESSAGE_INTERVAL and parameter reads; switching the simulated
+The check may send nothing but SET_MESSAGE_INTERVAL, MAV_CMD_RUN_PREARM_CHECKS and parameter reads
+(our host's request for AUTOPILOT_VERSION goes out when it connects); switching the simulated
 receiver into failsafe (``SIM_RC_FAIL``) is the simulator runner's business on SITL's second
 MAVLink port.
 Every byte the check's connection writes is decoded here to prove it.  The window test drives the
@@ -37,6 +38,7 @@ pytestmark = [
 
 WAIT_S = 90.0
 MAV_CMD_SET_MESSAGE_INTERVAL = 511
+MAV_CMD_RUN_PREARM_CHECKS = 401
 PARAMETER_READS = ("PARAM_REQUEST_READ", "PARAM_REQUEST_LIST")
 
 
@@ -73,8 +75,8 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
 ) -> None:
     """GIVEN a check on real ArduCopter SITL WHEN a whole no-pulses failsafe test runs (transmitter
     off, failsafe, on, recovery, leaving the check) THEN every message the check's connection sent
-    is a SET_MESSAGE_INTERVAL command or a parameter read, while SIM_RC_FAIL was set by the
-    runner's own link."""
+    is a SET_MESSAGE_INTERVAL command, a MAV_CMD_RUN_PREARM_CHECKS (at most twice) or a parameter
+    read, while SIM_RC_FAIL was set by the runner's own link."""
     binary = sitl_binary("arducopter")
     assert session.start_sitl(SitlConfig(binary, instance=free_instance(26))) == ""
     assert session.sitl is not None
@@ -106,7 +108,9 @@ def test_the_checks_own_link_carries_only_interval_requests_while_the_runner_swi
     sent = recorder.messages()
     commands = [message for message in sent if message.get_type() == "COMMAND_LONG"]
     assert len(commands) >= 4  # two stream requests, two restores
-    assert all(command.command == MAV_CMD_SET_MESSAGE_INTERVAL for command in commands), commands
+    allowed = (MAV_CMD_SET_MESSAGE_INTERVAL, MAV_CMD_RUN_PREARM_CHECKS)
+    assert all(command.command in allowed for command in commands), commands
+    assert len([c for c in commands if c.command == MAV_CMD_RUN_PREARM_CHECKS]) <= 2
     others = {message.get_type() for message in sent if message.get_type() != "COMMAND_LONG"}
     assert others <= set(PARAMETER_READS), others
     control = session.sitl.control

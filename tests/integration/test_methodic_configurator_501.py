@@ -44,6 +44,7 @@ STEP_FILE = "05_remote_controller_receiver.param"
 TEMPLATE = Path("vehicle_templates") / "ArduCopter" / "X11_plus"  # ships apm.pdef.xml: nothing to download
 RC_CHANNELS, SYS_STATUS = 65, 1
 MAV_CMD_SET_MESSAGE_INTERVAL = 511
+MAV_CMD_RUN_PREARM_CHECKS = 401
 REQUESTED_US, DEFAULT_US = 200_000, 0
 # The behaviour guard: far below the 0.8 s a command waits for its ACK, so no call on the UI
 # thread can have waited for one.  Not a benchmark: a healthy poll takes well under 10 ms.
@@ -527,22 +528,53 @@ def test_during_connection_recovery_the_plugin_puts_no_byte_on_the_wire(window_c
     ]
 
 
-def test_on_the_wire_only_set_message_interval_leaves_the_plugin_in_5_0_1(window_cycle: WindowCycle) -> None:
+def test_inside_5_0_1_the_check_goes_by_5_0_1s_own_firmware_version_and_asks_for_the_prearm_checks(
+    window_cycle: WindowCycle,
+) -> None:
+    """GIVEN the window lifecycle above, on a vehicle whose version 5.0.1 read in its own connect
+    WHEN the check shows live readings
+    THEN the firmware it goes by (and names in its failsafe finding) is 5.0.1's
+    info.flight_sw_version_and_type, and it asked the vehicle to run its pre-arm checks once the
+    parameters and a live receiver were there, which the vehicle answered."""
+    firmware = window_cycle.step["firmware"]
+    assert firmware
+    state = window_cycle.replies["live"]["state"]
+    assert state["firmware"] == firmware
+    assert any(firmware.split(" ")[0] in message for message in state["failsafe_timeout"]), state
+    # the test of the plugin loaded a second time, as it stood when it was removed
+    removed = window_cycle.replies["deactivated"]["state"]
+    assert [answer["moment"] for answer in removed["prearm"]] == ["parameters_read"], removed
+    assert all(answer["complete"] for answer in removed["prearm"]), removed
+
+
+def test_on_the_wire_only_interval_requests_and_prearm_checks_leave_the_plugin_in_5_0_1(
+    window_cycle: WindowCycle,
+) -> None:
     """GIVEN every byte the vehicle received during the whole cycle, driven through 5.0.1's objects
-    WHEN it is decoded, 5.0.1's own connection and parameter download set apart
-    THEN after the host's phase every message is a COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL
-    for RC_CHANNELS or SYS_STATUS, addressed to the vehicle's own system and component: no
-    PARAM_SET, no other command, nothing else."""
+    WHEN it is decoded, 5.0.1's own connection and parameter download set apart (5.0.1 asks for
+    AUTOPILOT_VERSION itself: the plugin uses its info.flight_sw_version and never asks)
+    THEN after the host's phase every message is a COMMAND_LONG, addressed to the vehicle's own
+    system and component: MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS or SYS_STATUS, or
+    MAV_CMD_RUN_PREARM_CHECKS without parameters (ArduPilot's own pre-arm checks, at most twice per
+    test, and the cycle loads the plugin three times): no PARAM_SET, no MAV_CMD_REQUEST_MESSAGE, no
+    other command, nothing else."""
     host_phase = decode(window_cycle.sent[: window_cycle.step["host_bytes"]])
     assert host_phase, "5.0.1's connect and download must have sent something"
     plugin_phase = decode(window_cycle.sent[window_cycle.step["host_bytes"] :])
     assert plugin_phase
     target = (int(window_cycle.step["system_id"]), int(window_cycle.step["component_id"]))
+    prearm = []
     for message in plugin_phase:
         assert message.get_type() == "COMMAND_LONG", message
+        assert (message.target_system, message.target_component) == target, message
+        if message.command == MAV_CMD_RUN_PREARM_CHECKS:
+            prearm.append((message.param1, message.param2, message.param7))
+            continue
         assert message.command == MAV_CMD_SET_MESSAGE_INTERVAL, message
         assert int(message.param1) in (RC_CHANNELS, SYS_STATUS), message
-        assert (message.target_system, message.target_component) == target, message
+    # asked once the host's parameters and a live receiver were there, in each test
+    assert 1 <= len(prearm) <= 6, prearm
+    assert set(prearm) == {(0, 0, 0)}
     sequence = [(message, interval) for message, interval, _s, _c in interval_commands(plugin_phase)]
     requested, restored = (
         [(RC_CHANNELS, REQUESTED_US), (SYS_STATUS, REQUESTED_US)],

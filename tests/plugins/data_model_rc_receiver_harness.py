@@ -22,8 +22,11 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver.guide import HOLD_S as EVIDENCE_HOLD_S
-from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.modes import SLOT_COUNT as SWITCH_SLOT_COUNT
+from amc_rc_receiver.plugins.rc_receiver.prearm import ANSWER_WINDOW_S
+from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep, RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
+from amc_rc_receiver.plugins.rc_receiver.switches import SLOT_WAIT_S
 from tests.support import waiting
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
@@ -70,12 +73,24 @@ def decode_all(data: bytes) -> list[Any]:
     return list(parser.parse_buffer(data) or [])
 
 
+def is_version_request(message: Any) -> bool:
+    """The facade's request for AUTOPILOT_VERSION (MAV_CMD_REQUEST_MESSAGE)."""
+    return (
+        message.get_type() == "COMMAND_LONG"
+        and message.command == mavlink2.MAV_CMD_REQUEST_MESSAGE
+        and int(message.param1) == mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION
+    )
+
+
 def without_facade_hello(messages: list[Any]) -> list[Any]:
-    """``messages`` without the facade's hello, which must come first (heartbeats aside), once."""
-    hello = next(message for message in messages if message.get_type() != "HEARTBEAT")
-    assert (hello.get_type(), hello.param_index) == ("PARAM_REQUEST_READ", 0), hello
-    rest = [message for message in messages if message is not hello]
+    """``messages`` without the facade's hello, which must come first (heartbeats aside), once:
+    the read of parameter 0, then the request for AUTOPILOT_VERSION."""
+    first, second = [message for message in messages if message.get_type() != "HEARTBEAT"][:2]
+    assert (first.get_type(), first.param_index) == ("PARAM_REQUEST_READ", 0), first
+    assert is_version_request(second), second
+    rest = [message for message in messages if message is not first and message is not second]
     assert not [m for m in rest if m.get_type() == "PARAM_REQUEST_READ" and m.param_index != -1]
+    assert not [m for m in rest if is_version_request(m)]
     return rest
 
 
@@ -198,7 +213,8 @@ class ModelHarness:
 
     def plugin_messages(self) -> list[Any]:
         """What the vehicle got from the plugin: `gcs_messages` without the facade's hello from
-        connecting (its one read of parameter 0, before anything else but heartbeats)."""
+        connecting (its one read of parameter 0 and its request for AUTOPILOT_VERSION, before
+        anything else but heartbeats)."""
         return without_facade_hello(self.gcs_messages())
 
     def interval_commands(self) -> list[tuple[int, int]]:
@@ -233,10 +249,7 @@ COPTER = {
     "FLTMODE5": 16,
     "FLTMODE6": 9,
     "RC3_MIN": 1100,
-    "RC1_REVERSED": 0,
-    "RC2_REVERSED": 0,
-    "RC3_REVERSED": 0,
-    "RC4_REVERSED": 0,
+    **{f"RC{n}_REVERSED": 0 for n in range(1, 17)},
     # Every channel calibrated, none with an auxiliary function (the arming findings read them).
     **{f"RC{n}_OPTION": 0 for n in range(1, 17)},
     **{
@@ -289,10 +302,27 @@ def push_stick(
 
 
 def move_every_stick(harness: ModelHarness, pushes: Mapping[int, int] = STICK_PUSHES) -> RCReceiverState:
-    """The whole stick step (correct sticks by default), each let go again after."""
+    """The whole stick step (correct sticks by default), each let go again after; then the switch
+    step is passed over (`pass_switch_step`)."""
     for channel, end in pushes.items():
         push_stick(harness, channel, end)
-    return send_frame(harness, REST)
+    return pass_switch_step(harness, send_frame(harness, REST))
+
+
+def pass_switch_step(harness: ModelHarness, state: RCReceiverState) -> RCReceiverState:
+    """Past the switch step: a person goes on with s; a program's transmitter, whose vehicle here
+    answers no mode change, waits out each slot."""
+    for _attempt in range(2 * SWITCH_SLOT_COUNT + 2):
+        guide = state.guided.guide
+        if guide.step is not GuideStep.FLIP_SWITCHES:
+            return state
+        if guide.switches is not None and guide.switches.by_program:
+            harness.clock.advance(SLOT_WAIT_S)
+            state = send_frame(harness, REST)
+        else:
+            harness.model.skip_stick()
+            state = harness.model.state
+    return state
 
 
 def failsafe(harness: ModelHarness, *, active: bool, held: bool = True) -> RCReceiverState:
@@ -307,4 +337,14 @@ def failsafe(harness: ModelHarness, *, active: bool, held: bool = True) -> RCRec
     harness.clock.advance(EVIDENCE_HOLD_S)
     harness.vehicle.send_rc_channels(list(HIGH), chancount=8, rssi=180)
     harness.vehicle.send_sys_status(present=True, enabled=True, healthy=not active)
+    return harness.poll_after_sync()
+
+
+def prearm_answered(harness: ModelHarness) -> RCReceiverState:
+    """The test is over: the model asks for ArduPilot's pre-arm checks, reads the vehicle's ACK
+    (the scripted vehicle answers UNSUPPORTED unless told otherwise) and, for an accepted request,
+    lets the time for its texts run out."""
+    harness.poll_after_sync()  # asks
+    harness.poll_after_sync()  # reads the ACK
+    harness.clock.advance(ANSWER_WINDOW_S)
     return harness.poll_after_sync()

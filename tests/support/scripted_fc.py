@@ -84,6 +84,9 @@ class ScriptedFlightController:
         # Parameters answered to PARAM_REQUEST_READ by name, as ArduPilot does; unknown names and
         # reads by index get no answer.
         self.parameters: dict[str, float] = {}
+        # AUTOPILOT_VERSION.flight_sw_version sent after the ACK of a MAV_CMD_REQUEST_MESSAGE for
+        # it, as ArduPilot answers; None answers the request with its ACK alone.
+        self.flight_sw_version: int | None = None
 
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.bind(("127.0.0.1", 0))
@@ -152,14 +155,16 @@ class ScriptedFlightController:
     def received_of_type(self, type_name: str) -> list[Any]:
         return [m for m in self.received_messages() if m.get_type() == type_name]
 
-    def commands_received(self) -> list[tuple[int, tuple[float, ...]]]:
-        """(command id, 7 params) of every COMMAND_LONG received, in arrival order."""
+    def commands_received(self, command: int | None = None) -> list[tuple[int, tuple[float, ...]]]:
+        """(command id, 7 params) of every COMMAND_LONG received (of ``command`` only, if given),
+        in arrival order."""
         return [
             (
                 int(m.command),
                 (m.param1, m.param2, m.param3, m.param4, m.param5, m.param6, m.param7),
             )
             for m in self.received_of_type("COMMAND_LONG")
+            if command is None or int(m.command) == command
         ]
 
     @property
@@ -356,6 +361,16 @@ class ScriptedFlightController:
             command, result, 0, 0, msg.get_srcSystem(), msg.get_srcComponent()
         )
         self._safe_send(ack)
+        wants_version = (
+            command == mavlink2.MAV_CMD_REQUEST_MESSAGE
+            and int(msg.param1) == mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION
+        )
+        if wants_version and self.flight_sw_version is not None:
+            self._safe_send(
+                mavlink2.MAVLink_autopilot_version_message(
+                    0, self.flight_sw_version, 0, 0, 0, bytes(8), bytes(8), bytes(8), 0, 0, 0
+                )
+            )
 
     def _answer_param_read(self, msg: Any) -> None:
         if msg.target_system not in (0, self.system_id) or msg.target_component not in (0, self.component_id):

@@ -9,9 +9,9 @@ methodic configurator's own `request_rc_receiver_messages()` waits for two ACKs 
 which is why the plugin tracks its commands itself.
 
 What the plugin may send at all is listed in `data_model_rc_receiver` (its one place that sends):
-COMMAND_LONG ``MAV_CMD_SET_MESSAGE_INTERVAL`` (`streams`) and PARAM_REQUEST_READ by name
-(`parameter_reads`).  There is deliberately no code path that writes a parameter, arms,
-calibrates or reboots.
+COMMAND_LONG ``MAV_CMD_SET_MESSAGE_INTERVAL`` (`streams`) and ``MAV_CMD_RUN_PREARM_CHECKS``
+(`prearm`), and PARAM_REQUEST_READ by name (`parameter_reads`).  There is deliberately no code
+path that writes a parameter, arms, calibrates or reboots.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .readings import (
 )
 
 COMMAND_LONG_PARAM_COUNT = 7
-MAX_PENDING_COMMANDS = 64  # a bound, far above the two interval requests this tool makes
+MAX_PENDING_COMMANDS = 64  # a bound, far above the few requests this tool makes
 
 _MAV_RESULT_ACCEPTED: int = int(_mavlink.MAV_RESULT_ACCEPTED)
 _MAV_RESULT_IN_PROGRESS: int = int(_mavlink.MAV_RESULT_IN_PROGRESS)

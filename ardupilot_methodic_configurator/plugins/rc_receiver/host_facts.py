@@ -14,9 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from .readings import readable_text
+
+# No values: shared, never written.
+NO_VALUES: Mapping[str, float] = MappingProxyType({})
 
 
 def _float_or_none(value: object) -> float | None:
@@ -37,15 +41,8 @@ class HostFacts:
         self._files = local_filesystem
         self._editor = parameter_editor
 
-    def has_download(self) -> bool:
-        return bool(self._download())
-
-    def numbers(self, names: tuple[str, ...], lookup: HostLookup) -> Mapping[str, float]:
-        """The values of ``names`` the host's download holds as numbers, through ``lookup``, which
-        answers the same mapping object as long as none of them moved (never to be written)."""
-        return lookup.numbers(self._download(), names)
-
-    def _download(self) -> Mapping[str, Any]:
+    def download(self) -> Mapping[str, Any]:
+        """The host's parameter download (not to be written), empty when it has none."""
         values = getattr(self._fc, "fc_parameters", None)
         return values if isinstance(values, Mapping) else {}
 
@@ -139,3 +136,45 @@ class HostLookup:
         self._plain = plain
         self._numbers = numbers
         return numbers
+
+
+class HostValues:
+    """The host's numbers of the names the check wants, and all values known (the host's win over
+    the reads), as `GuidedTestTracker` works them out once per snapshot.
+
+    Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, which are among the names themselves:
+    the names of the last lookup are looked up again, and once more only if the values found want
+    others (the family, the channels delivered or an RCMAP_* changed).  The merge with the reads
+    is made again only when one of its parts is a new object; none of the mappings is ever written.
+    """
+
+    def __init__(self, host: HostFacts) -> None:
+        self._host = host
+        self._lookup = HostLookup()
+        self._names: tuple[str, ...] = ()
+        self._parts: tuple[object, object] = (None, None)
+        self._values: Mapping[str, float] = NO_VALUES
+
+    def derive(
+        self, reads: Mapping[str, float], wanted: Callable[[Mapping[str, float]], tuple[str, ...]]
+    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """(the host's numbers, all values known), ``wanted`` telling the names the values want."""
+        download = self._host.download()
+        if not download:
+            return NO_VALUES, reads
+        names = self._names or wanted(NO_VALUES)
+        for _attempt in range(2):
+            host = self._lookup.numbers(download, names)
+            values = self._merged(reads, host)
+            more = wanted(values)
+            if more is names or more == names:
+                break
+            names = more
+        self._names = names
+        return host, values
+
+    def _merged(self, reads: Mapping[str, float], host: Mapping[str, float]) -> Mapping[str, float]:
+        if self._parts[0] is not reads or self._parts[1] is not host:
+            self._parts = (reads, host)
+            self._values = {**reads, **host} if reads else host
+        return self._values

@@ -3,7 +3,7 @@
 """The guided test beside the live readings: parameters, roles, radio messages, guide, verdict.
 
 `GuidedTestTracker` is fed by the data model with every message of the selected vehicle the poll
-reads, in order (RC_CHANNELS for all 16 inputs and SYS_STATUS through the model's intake;
+reads, in order (RC_CHANNELS for all 18 inputs and SYS_STATUS through the model's intake;
 HEARTBEAT for the vehicle type, AUTOPILOT_VERSION, PARAM_VALUE and STATUSTEXT through
 `observers`), and with the lifecycle (new connection, new test, resume).  Once a tick, `plan()`
 says which parameters it wants read (the model sends the reads) and drives a program-owned
@@ -18,21 +18,21 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
+from .channel_table import extra_channels
 from .evidence import (
     FLIGHT_MODE_ROLE,
     ChannelSpans,
     FailsafeWitness,
     RadioTimeline,
     channel_roles,
-    flight_mode_reading,
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
+from .findings.modes import mode_findings
 from .firmware import (
-    MAX_RC_CHANNEL,
+    MAX_DELIVERED_CHANNEL,
     RCMAP_DEFAULTS,
     FirmwareVersion,
     VehicleFamily,
@@ -40,22 +40,21 @@ from .firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    family_of_vehicle,
+    mode_channel,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .host_facts import HostFacts, HostLookup
+from .host_facts import NO_VALUES, HostFacts, HostValues
+from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
-from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .prearm import PrearmChecks
+from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
-from .snapshot import (
-    FailsafeStatus,
-    GuidedTest,
-    LinkEvent,
-    LiveReadings,
-)
+from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
 from .verdict import VerdictInputs, decide_verdict
 
@@ -63,29 +62,9 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-# No values: shared, never written.
-_NO_VALUES: Mapping[str, float] = MappingProxyType({})
-_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
-
-
-class _Merge:
-    """The host's numbers and all values known, made again only when one of their parts is a
-    new object (the parts are never written, so the same object means the same values)."""
-
-    def __init__(self) -> None:
-        self._parts: tuple[object, ...] = ()
-        self._merged: tuple[Mapping[str, float], Mapping[str, float]] = (_NO_VALUES, _NO_VALUES)
-
-    def merged(
-        self, reads: Mapping[str, float], host: Mapping[str, float]
-    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        """(the host's numbers, those over ``reads``: the host's values win)."""
-        parts = self._parts
-        if parts and parts[0] is reads and parts[1] is host:
-            return self._merged
-        self._parts = (reads, host)
-        self._merged = (host, {**reads, **host} if reads else host)
-        return self._merged
+_CHANNEL_VALUES = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(1, MAX_DELIVERED_CHANNEL + 1))
+)
 
 
 class GuidedTestTracker:
@@ -94,13 +73,16 @@ class GuidedTestTracker:
     def __init__(
         self,
         reader: ParameterReader,
+        prearm: PrearmChecks,
         flight_controller: object,
         local_filesystem: object = None,
         parameter_editor: object = None,
     ) -> None:
         # The reads are the model's to send (the one place that writes to the link); the tracker
-        # says which names it wants and reads the answers.
+        # says which names it wants and reads the answers.  So are the pre-arm requests: the
+        # tracker says when their moment has come and reads the texts that answer them.
         self._reader = reader
+        self._prearm = prearm
         self._host = HostFacts(flight_controller, local_filesystem, parameter_editor)
         self._transmitter = ProgramTransmitter()
         self._spans = ChannelSpans()
@@ -116,6 +98,8 @@ class GuidedTestTracker:
         self._known_on_of: tuple[object, bool] = (None, True)
         self._previous_count: object = None
         self._previous_channels: tuple[int, ...] | None = None
+        # When the newest RC_CHANNELS was read (a repeat too): the stick step sees a rest in two.
+        self._channels_read_at: float | None = None
         self._link_events: tuple[LinkEvent, ...] = ()
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
@@ -129,11 +113,8 @@ class GuidedTestTracker:
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
         self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
-        self._host_lookup = HostLookup()
-        # The names last looked up in the host's download.
-        self._host_names: tuple[str, ...] = ()
-        self._reads_memo: tuple[int, Mapping[str, float]] = (-1, _NO_VALUES)
-        self._merge = _Merge()
+        self._host_values = HostValues(self._host)
+        self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -146,6 +127,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
+        self._guide.switches.forget_vehicle()
         self._autopilot_version = None
         self.restart_test()
 
@@ -154,6 +136,7 @@ class GuidedTestTracker:
         self._witness.restart()
         self._radio.restart()
         self._guide.restart()
+        self._prearm.restart()
         self._failsafe = FailsafeStatus.UNKNOWN
         self._transmitter.restart()
         self._live_throttle_min = None
@@ -174,6 +157,10 @@ class GuidedTestTracker:
         """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
         self._transmitter.set_mover(mover)
 
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Give the switch step switches it may move itself (demo, SITL); None for a person's."""
+        self._transmitter.set_switch_mover(mover)
+
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick the stick step asks for now."""
         self._guide.skip_stick(now)
@@ -193,8 +180,9 @@ class GuidedTestTracker:
         receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
         return self._observers
 
-    def observe_rc_channels(self, msg: Any) -> None:
+    def observe_rc_channels(self, msg: Any, now: float) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
+        self._channels_read_at = now
         # A receiver at rest repeats itself: the same channels under the same failsafe and
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
@@ -206,7 +194,7 @@ class GuidedTestTracker:
         self._previous_count, self._previous_channels = chancount, raw
         self._previous_failsafe, self._previous_guide = failsafe, guide
         chancount = int(chancount)
-        if chancount < MAX_RC_CHANNEL:
+        if chancount < MAX_DELIVERED_CHANNEL:
             # Channels beyond chancount carry nothing the spans keep.
             raw = raw[: max(chancount, 0)]
         live = self._failsafe is not FailsafeStatus.ACTIVE
@@ -235,14 +223,23 @@ class GuidedTestTracker:
             self._forget_derived()
 
     def _observe_text(self, msg: Any, now: float) -> None:
-        self._radio.observe(msg.text, int(msg.severity), now)
+        if self._radio.observe(msg.text, int(msg.severity), now):
+            self._prearm.observe_text(self._radio.messages[-1].text, now)
+        if is_mode_refusal(text := readable_text(msg.text)):
+            self._observe_mode_switch(now)
+            self._guide.switches.note_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
-        del now
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
+        self._observe_mode_switch(now)
+        self._guide.switches.note_heartbeat(int(msg.custom_mode), now)
+
+    def _observe_mode_switch(self, now: float) -> None:  # as of the RC_CHANNELS read so far
+        channel = mode_channel(self.family(), self._values())
+        self._guide.switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -275,12 +272,23 @@ class GuidedTestTracker:
     # ----------------------------------------------------------------- per tick
 
     def plan(self, now: float) -> None:
-        """Decide what this tick asks for: the parameter reads the test wants now (the model sends
-        them) and, for a program-owned transmitter and sticks, what they are to do."""
+        """Decide what this tick asks for (the model sends it): the parameter reads the test wants
+        now, and ArduPilot's pre-arm checks once the reads are done while the receiver delivers
+        (before, it would only repeat that it is off) and again after the test; for a program-owned
+        transmitter and sticks, what they are to do."""
         family = self.family()
         host, values = self._host_and_values()
-        self._reader.want(self._wanted(family, values), host)
+        wanted = self._wanted(family, values)
+        self._reader.want(wanted, host)
         self._transmitter.drive(self._guide, centring(family, "throttle"), now)
+        if self._guide.state.step is GuideStep.DONE:
+            self._prearm.want(PrearmMoment.TEST_DONE)
+        if family is not VehicleFamily.UNKNOWN and self._failsafe is FailsafeStatus.NOT_ACTIVE:
+            unavailable = self._reader.unavailable
+            if not self._prearm.asked(PrearmMoment.PARAMETERS_READ) and all(
+                name in values or name in unavailable for name in wanted
+            ):
+                self._prearm.want(PrearmMoment.PARAMETERS_READ)
 
     # ----------------------------------------------------------------- knowledge
 
@@ -291,7 +299,7 @@ class GuidedTestTracker:
         return self._family
 
     def _find_family(self) -> VehicleFamily:
-        family = family_from_mav_type(self._mav_type)
+        family = family_of_vehicle(self._mav_type, self._radio.frame)
         if family is VehicleFamily.UNKNOWN:
             vehicle_type = self._host.vehicle_type()
             if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
@@ -307,42 +315,17 @@ class GuidedTestTracker:
         self._family = None
 
     def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        """The host's numbers and all values known (the host's win), worked out once per snapshot.
-
-        A host's download holds about a thousand parameters and the check reads about a hundred
-        of them, so only those names are looked up in it, each poll, by `HostLookup`, which
-        answers the same mapping while none of them moved; the merge with the reads is made again
-        only when one of its parts is a new one.  None of these mappings is ever written.
-        """
+        """The host's numbers and all values known (the host's win), worked out once per snapshot
+        by `HostValues` (never written: the same mappings while nothing moved)."""
         if self._derived is None:
-            self._derived = self._derive()
+            family = self.family()
+            version = self._reader.version
+            if self._reads[0] != version:  # the reads are copied again only after they changed
+                self._reads = (version, self._reader.values)
+            self._derived = self._host_values.derive(
+                self._reads[1], lambda values: self._wanted(family, values)
+            )
         return self._derived
-
-    def _derive(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        family = self.family()
-        reads = self._reads()
-        if not self._host.has_download():
-            return _NO_VALUES, reads
-        # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, which are among the names
-        # themselves: the names of the last lookup are looked up again, and once more only if the
-        # values found want others (the family, the channels delivered or an RCMAP_* changed).
-        names = self._host_names or self._wanted(family, _NO_VALUES)
-        for _attempt in range(2):
-            host = self._host.numbers(names, self._host_lookup)
-            values = self._merge.merged(reads, host)[1]
-            wanted = self._wanted(family, values)
-            if wanted is names or wanted == names:
-                break
-            names = wanted
-        self._host_names = names
-        return host, values
-
-    def _reads(self) -> Mapping[str, float]:
-        """The values read so far, copied again only after the reads changed."""
-        version = self._reader.version
-        if self._reads_memo[0] != version:
-            self._reads_memo = (version, self._reader.values)
-        return self._reads_memo[1]
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
         """`wanted_parameters`, again only when the family, a stick channel or the number of
@@ -404,7 +387,10 @@ class GuidedTestTracker:
             self._witness.version,
             self._guide.version,
             self._guide.sticks_version,
+            self._guide.switches.version,
             self._link_events,
+            self._prearm.version,
+            self._prearm.answers(live.now),
             live.telemetry_live,
             live.connected,
             live.receiver_present,
@@ -445,13 +431,17 @@ class GuidedTestTracker:
                 throttle_us=self._spans.last(throttle_channel(values)),
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
+                channels_read_at=self._channels_read_at,
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
                 failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
+                values=values,
+                delivered=self._spans.delivered,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
+        prearm = self._prearm.answers(live.now)
         findings = parameter_findings(
             FindingInputs(
                 family=family,
@@ -471,9 +461,15 @@ class GuidedTestTracker:
                 sticks=sticks,
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
+                prearm=prearm,
+                channel_pwm=pwm_of,
             )
         )
+        mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)
+        findings = (*findings, *mode_findings(family, values, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
+        done = guide.step is GuideStep.DONE
+        prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
         verdict = decide_verdict(
             VerdictInputs(
                 family=family,
@@ -492,6 +488,8 @@ class GuidedTestTracker:
                 failsafe_timeout_s=timeout,
                 now=live.now,
                 sticks=sticks,
+                prearm_waiting=prearm_waiting,
+                mode_slots=mode_slots,
             )
         )
         return GuidedTest(
@@ -505,7 +503,11 @@ class GuidedTestTracker:
             step_file=step_name,
             findings=findings,
             channels=channels,
-            flight_mode=flight_mode_reading(family, values, pwm_of),
+            extra_channels=extra_channels(
+                family, values, roles, channels, self._spans.chancount, live=live.rc_channels_live
+            ),
+            flight_mode=reading,
+            mode_slots=mode_slots,
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
             sticks=sticks,
@@ -514,4 +516,6 @@ class GuidedTestTracker:
             guide=guide,
             verdict=verdict,
             report_directory=self._host.report_directory(),
+            prearm=prearm,
+            prearm_waiting=prearm_waiting,
         )

@@ -320,7 +320,11 @@ class GuidePanel:
     def render(self, check: GuidedTest, setter: Setter) -> None:
         guide = check.guide
         setter(self.instruction, "text", guide_instruction(check))
-        asks_off = not guide.automatic and guide.step in (GuideStep.MOVE_STICKS, GuideStep.SWITCH_OFF)
+        asks_off = not guide.automatic and guide.step in (
+            GuideStep.MOVE_STICKS,
+            GuideStep.FLIP_SWITCHES,
+            GuideStep.SWITCH_OFF,
+        )
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
         stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
         asks_skip = stick is not None and not stick.by_program
@@ -404,7 +408,7 @@ class TextList:
 
 def _role_column_texts() -> dict[int, Sequence[str]]:
     """Every role name and the longest range texts, for the role and range columns."""
-    roles = ("roll", "pitch", "throttle", "yaw", "steering", FLIGHT_MODE_ROLE)
+    roles = ("roll", "pitch", "throttle", "collective", "yaw", "steering", FLIGHT_MODE_ROLE)
     # Four digits each, as every real reading has (800-2200 µs); the digits are equally wide.
     moved = ChannelEvidence(1, min_us=8888, max_us=8888, moved=True)
     still = ChannelEvidence(1, min_us=1000, max_us=9888)

@@ -100,6 +100,16 @@ def _state_summary(state: Any) -> dict[str, Any]:
             }
             for request in state.interval_requests
         ],
+        # The firmware the check goes by (5.0.1's own info inside it), the failsafe rule that uses
+        # it, and ArduPilot's own pre-arm answers.
+        "firmware": state.guided.firmware,
+        "failsafe_timeout": [
+            f.message for f in state.guided.findings if f.code.startswith("failsafe_timeout")
+        ],
+        "prearm": [
+            {"moment": a.moment.value, "outcome": a.outcome, "complete": a.complete}
+            for a in state.guided.prearm
+        ],
     }
 
 

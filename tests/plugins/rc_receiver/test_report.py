@@ -25,7 +25,13 @@ from amc_rc_receiver.plugins.rc_receiver.report import (
     write_report,
 )
 from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
-from tests.plugins.data_model_rc_receiver_harness import COPTER, ModelHarness, failsafe, move_every_stick
+from tests.plugins.data_model_rc_receiver_harness import (
+    COPTER,
+    ModelHarness,
+    failsafe,
+    move_every_stick,
+    prearm_answered,
+)
 
 pytestmark = pytest.mark.loopback
 
@@ -62,7 +68,8 @@ def passed_test(harness: ModelHarness) -> RCReceiverState:
     harness.clock.advance(0.5)
     harness.model.confirm_transmitter(True)
     harness.clock.advance(0.2)
-    return failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    return prearm_answered(harness)
 
 
 @pytest.mark.pure  # no socket: the rest of this file needs loopback
@@ -93,9 +100,13 @@ def test_a_passed_test_writes_a_report_valid_against_its_schema(
     assert report["verdict"]["result"] == "PASSED"
     assert report["vehicle"]["system_id"] == 1
     assert report["vehicle"]["family"] == "ArduCopter"
-    kinds = [event["kind"] for event in report["timeline"]]
+    # The mode switch's slots, visited while the sticks were moved, are events of their own.
+    events = [event for event in report["timeline"] if event["kind"] != "mode_slot"]
+    kinds = [event["kind"] for event in events]
     assert kinds == ["stick"] * 4 + ["transmitter_off", "failsafe", "transmitter_on", "recovery"]
-    assert report["timeline"][4]["by"] == "user"
+    assert events[4]["by"] == "user"
+    slot_events = [event["text"] for event in report["timeline"] if event["kind"] == "mode_slot"]
+    assert len(slot_events) == len(report["mode_slots"])
     assert [(stick["axis"], stick["moved_channel"], stick["outcome"]) for stick in report["sticks"]] == [
         ("throttle", 3, "correct"),
         ("roll", 1, "correct"),

@@ -100,7 +100,11 @@ def until_done(*handles: PendingCommand) -> Any:
 
 
 def wait_commands(vehicle: ScriptedFlightController, count: int) -> None:
-    wait_for(lambda: len(vehicle.commands_received()) >= count, f"{count} commands at the vehicle")
+    """``count`` of the test's own commands (the facade asked for AUTOPILOT_VERSION before them)."""
+    wait_for(
+        lambda: len(vehicle.commands_received(SET_MESSAGE_INTERVAL)) >= count,
+        f"{count} commands at the vehicle",
+    )
 
 
 def decoded(msg: Any, system_id: int, component_id: int) -> Any:
@@ -259,7 +263,7 @@ def test_more_than_seven_parameters_fail_without_sending(
     good = fc.send_command(SET_MESSAGE_INTERVAL, (65, 200_000))
     assert good.params == (65.0, 200_000.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     wait_commands(scripted_fc, 1)
-    assert scripted_fc.commands_received() == [(SET_MESSAGE_INTERVAL, good.params)]
+    assert scripted_fc.commands_received(SET_MESSAGE_INTERVAL) == [(SET_MESSAGE_INTERVAL, good.params)]
 
 
 # ---- ACK matching -------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from tests.plugins.data_model_rc_receiver_harness import (
     ModelHarness,
     failsafe,
     move_every_stick,
+    prearm_answered,
     send_frame,
     with_parameters,
 )
@@ -369,6 +370,9 @@ def test_a_whole_guided_test_passes_and_times_the_failsafe_from_the_users_confir
     assert state.guided.guide.step is GuideStep.SWITCH_ON
     harness.model.confirm_transmitter(True)
     state = failsafe(harness, active=False)
+    assert state.guided.guide.step is GuideStep.DONE
+    assert state.guided.verdict.detail == "Waiting for ArduPilot's own pre-arm checks."
+    state = prearm_answered(harness)
 
     verdict = state.guided.verdict
     assert state.guided.guide.step is GuideStep.DONE
@@ -469,7 +473,8 @@ def test_a_program_owned_transmitter_is_switched_by_the_guide_and_the_user_is_as
     harness.clock.advance(0.8)
     failsafe(harness, active=True)
     assert switched == [False, True]
-    state = failsafe(harness, active=False)
+    failsafe(harness, active=False)
+    state = prearm_answered(harness)
 
     assert state.guided.guide.automatic
     assert state.guided.verdict.result is VerdictResult.PASSED
@@ -580,27 +585,33 @@ def test_a_guided_test_kept_between_polls_is_the_one_built_afresh(harness: Model
     """
     tracker = harness.model._tracker  # the part under test keeps a memo; compare it with a rebuild
 
+    def as_built(current: RCReceiverState) -> None:
+        kept = tracker._guided_memo
+        tracker._guided_memo = None
+        fresh = tracker.build(
+            LiveReadings(
+                now=current.now,
+                connected=current.connected,
+                telemetry_live=current.has_live_telemetry,
+                rc_channels_live=current.rc_channels_live,
+                rssi=current.rssi,
+                receiver_present=current.receiver_present,
+                failsafe=current.failsafe,
+                failsafe_observed=current.failsafe_observed,
+                recovery_observed=current.recovery_observed,
+                failsafe_transitions=current.failsafe_transitions,
+            ),
+            (1, 1),
+        )
+        tracker._guided_memo = kept
+        assert current.guided == fresh
+
     def same_as_fresh(state: RCReceiverState) -> RCReceiverState:
-        for current in (state, harness.model.poll()):
-            kept = tracker._guided_memo
-            tracker._guided_memo = None
-            fresh = tracker.build(
-                LiveReadings(
-                    now=current.now,
-                    connected=current.connected,
-                    telemetry_live=current.has_live_telemetry,
-                    rc_channels_live=current.rc_channels_live,
-                    rssi=current.rssi,
-                    receiver_present=current.receiver_present,
-                    failsafe=current.failsafe,
-                    failsafe_observed=current.failsafe_observed,
-                    recovery_observed=current.recovery_observed,
-                    failsafe_transitions=current.failsafe_transitions,
-                ),
-                (1, 1),
-            )
-            tracker._guided_memo = kept
-            assert current.guided == fresh
+        # Each snapshot is compared before the next poll, which may read news (an ACK) at the same
+        # instant of the hand-moved clock.
+        as_built(state)
+        current = harness.model.poll()
+        as_built(current)
         return current
 
     same_as_fresh(with_parameters(harness))
@@ -785,3 +796,21 @@ def test_the_crsf_rules_stay_quiet_for_another_protocol_and_for_a_good_crsf_set_
     with ModelHarness() as other:
         with_parameters(other, RC_PROTOCOLS=512, RSSI_TYPE=3, FLTMODE_CH=8, RC_OPTIONS=8192 + 32)
         assert not crsf_codes & set(codes(decoding(other, b"RCInput: decoding CRSF (Bytes)")))
+
+
+def test_a_helicopter_that_reports_a_multirotor_type_is_a_heli_by_its_banner(harness: ModelHarness) -> None:
+    """
+    GIVEN a vehicle whose HEARTBEAT says quadrotor
+    WHEN its banner arrives with "Frame: HELI_QUAD", as ArduCopter's helicopter build says it
+    THEN the check takes it for a helicopter: its family is Heli and its throttle channel's role
+         is the collective
+    """
+    harness.model.activate()
+    state = harness.poll_until(lambda s: s.guided.mav_type is not None, "the vehicle's HEARTBEAT")
+    assert state.guided.family is VehicleFamily.COPTER
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, b"ArduCopter V4.7.0-dev (90700977)"))
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, b"Frame: HELI_QUAD"))
+    state = harness.poll_until(lambda s: s.guided.family is VehicleFamily.HELI, "the banner's frame")
+    state = live_receiver(harness)
+    roles = {channel.number: channel.role for channel in state.guided.channels}
+    assert roles[3] == "collective"
