@@ -49,7 +49,7 @@ from .firmware import (
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .host_facts import HostFacts
+from .host_facts import NO_VALUES, HostFacts, HostValues
 from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
@@ -115,7 +115,9 @@ class GuidedTestTracker:
         # The host's parameters as numbers, merged with those read: reading a large host download
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
-        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
+        self._host_values = HostValues(self._host)
+        self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -317,27 +319,17 @@ class GuidedTestTracker:
         self._derived = None
         self._family = None
 
-    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
-        """The host's numbers and all values known (the host's win), computed once per snapshot.
-
-        A host's download holds about a thousand parameters and the check reads some thirty of
-        them, so only those names are looked up in it.
-        """
+    def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """The host's numbers and all values known (the host's win), worked out once per snapshot
+        by `HostValues` (never written: the same mappings while nothing moved)."""
         if self._derived is None:
             family = self.family()
-            reads = self._reader.values
-            if not self._host.has_download():
-                self._derived = {}, reads
-                return self._derived
-            base = self._wanted(family, {})
-            host = self._host.numbers(base)
-            values = {**reads, **host} if reads else dict(host)
-            # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
-            more = [name for name in self._wanted(family, values) if name not in base]
-            if more:
-                host.update(self._host.numbers(more))
-                values = {**reads, **host} if reads else dict(host)
-            self._derived = host, values
+            version = self._reader.version
+            if self._reads[0] != version:  # the reads are copied again only after they changed
+                self._reads = (version, self._reader.values)
+            self._derived = self._host_values.derive(
+                self._reads[1], lambda values: self._wanted(family, values)
+            )
         return self._derived
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
@@ -352,7 +344,7 @@ class GuidedTestTracker:
             wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
         return wanted
 
-    def _values(self) -> dict[str, float]:
+    def _values(self) -> Mapping[str, float]:
         return self._host_and_values()[1]
 
     # ----------------------------------------------------------------- snapshot
