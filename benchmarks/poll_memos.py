@@ -92,7 +92,7 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
         GuidedTestTracker, "_host_and_values", lambda self: setattr(self, "_derived", None)
     ),
     "a repeated RC_CHANNELS": lambda: _before(
-        GuidedTestTracker, "observe_rc_channels", lambda self: setattr(self, "_previous_count", object())
+        GuidedTestTracker, "observe_rc_channels", lambda self, *_: setattr(self, "_previous_count", object())
     ),
     "the parameter listing": lambda: _before(
         ParameterReader, "listing", lambda self: setattr(self, "_listing", None)

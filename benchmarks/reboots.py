@@ -15,11 +15,11 @@ so the guided test never ends and the log goes on through every reboot.  Each re
 - ``--how mavlink``: MAV_CMD_PREFLIGHT_REBOOT_SHUTDOWN from a link of the benchmark's own on
   SITL's third MAVLink port (5763 + 10·N; the runner's control link holds 5762), never through the
   check; SITL re-executes itself and the line stays, as a telemetry radio's does, so the check
-  must notice from the vehicle's clock.  (Measured on 2026-12-02: it does not, and the run times
-  out here: the link stays open, the readings go stale, the streams are never asked for again.
-  The likely cause: SERIAL0's streams start at 0 Hz after the reboot, so nothing carrying
-  ``time_boot_ms`` reaches the check's `BootClock` until it asks, and it asks only after a reboot
-  it has noticed.)
+  must notice from the vehicle's clock.  After the reboot only HEARTBEATs come on SERIAL0, whose
+  streams start at 0 Hz: the check asks for its streams again when they stop (also when that
+  request goes unanswered because the vehicle is still booting), and the clock they bring, moved
+  on far less than their silence, is the reboot (measured 2026-12-02: 3 of 3 followed, median
+  6.4 s from the reboot to a live reading; before, the run timed out at the first).
 
 Each reboot is followed until the log shows live RC channels (a status line with CH1-CH5 values)
 after the check's "Reconnected" notice.  Printed: time from the reboot to that live reading

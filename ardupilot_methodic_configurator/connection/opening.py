@@ -43,6 +43,12 @@ RESTART_HOLD_S = 1.0
 # ...or at once when the vehicle was silent this long before its new clock: a rebooting board
 # says nothing while it boots.
 RESTART_SILENCE_S = 1.0
+# ...or at once when the stamped messages stopped this long (a vehicle rebooted behind a link that
+# stayed up sends only HEARTBEATs until its streams are asked for again) and the clock then moved
+# on by less than this share of the silence: no vehicle runs that much slower than real time, and
+# a second reboot a few seconds after the first brings a clock that has not gone back.
+STAMPED_SILENCE_S = 3.0
+SLOWEST_CLOCK_RATE = 0.25
 # The old clock heard again after the new one this many times: two vehicles share the ids.
 CLOCK_CONFLICT_SWITCHES = 3
 
@@ -67,6 +73,8 @@ class BootClock:
         self.conflict = False
         self.vehicle: tuple[int, int] | None = None
         self._heard_at: float | None = None
+        # When the latest stamped message on the current clock came.
+        self._stamped_at: float | None = None
         self._old_clock_at: float | None = None
         self._new_ms: int | None = None
         self._new_samples = 0
@@ -83,7 +91,11 @@ class BootClock:
         boot_ms = getattr(message, "time_boot_ms", None)
         if not isinstance(boot_ms, int):
             return
-        latest = self.latest_ms
+        latest, stamped_at = self.latest_ms, self._stamped_at
+        self._stamped_at = now
+        if self._moved_on_too_little(latest, stamped_at, boot_ms, now):
+            self.restarted = True
+            return
         if latest is None or boot_ms + CLOCK_BACK_MS >= latest:
             self._on_old_clock(boot_ms, now)
             return
@@ -94,6 +106,12 @@ class BootClock:
         held = self._old_clock_at is None or now - self._old_clock_at >= RESTART_HOLD_S
         if silent_before or (self._new_samples >= RESTART_SAMPLES and held):
             self.restarted = True
+
+    @staticmethod
+    def _moved_on_too_little(latest: int | None, stamped_at: float | None, boot_ms: int, now: float) -> bool:
+        if latest is None or stamped_at is None or now - stamped_at < STAMPED_SILENCE_S:
+            return False
+        return boot_ms < latest + (now - stamped_at) * 1000.0 * SLOWEST_CLOCK_RATE
 
     def _on_old_clock(self, boot_ms: int, now: float) -> None:
         if self._new_ms is not None:

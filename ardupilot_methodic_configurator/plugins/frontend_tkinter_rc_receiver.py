@@ -39,6 +39,7 @@ from .rc_receiver.snapshot import RCReceiverState
 from .rc_receiver.wording import describe_internal_error, notice_lines, rssi_is_link_quality, stream_freshness
 from .rc_receiver.wording.tk_view import view_label
 from .rc_receiver_tk import report_dialogs
+from .rc_receiver_tk.channel_table import ExtraChannelsTable
 from .rc_receiver_tk.details_panel import PAD, DetailsPanel
 from .rc_receiver_tk.readings_panels import COLOUR_BAD, COLOUR_GOOD, ChannelsPanel, StatusPanel
 from .rc_receiver_tk.shown import ShownValues
@@ -61,8 +62,10 @@ _logger = logging.getLogger(__name__)
 
 # What the notice wraps at before it is laid out; then it follows its width.
 _WRAP_LENGTH = 520
-# The row below the readings: the details' own row when they are underneath.
-_SPARE_ROW = 6
+# Below the readings: the channels beyond CH5 (out of the way of the readings that must be in view
+# on a 1280x720 screen), then the details' own row when they are underneath.
+_EXTRA_CHANNELS_ROW = 6
+_SPARE_ROW = 7
 # The rows of the readings: the notice of link problems, the channels, the guided test, the status.
 _NOTICE_ROW, _CHANNELS_ROW, _GUIDE_ROW, _STATUS_ROW = 2, 3, 4, 5
 
@@ -154,6 +157,10 @@ class RCReceiverView(ttk.Frame):
         self.protocol_value = self._status.protocol_value
         self.reset_button = self._status.reset_button
         self._essentials = (self.banner.frame, self._channels.frame, self.guide.frame, self._status.frame)
+
+        self.extra_channels = ExtraChannelsTable(body, self._shown)
+        self.extra_channels.frame.grid(row=_EXTRA_CHANNELS_ROW, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self.extra_channels.frame.grid_remove()
 
         self._details = DetailsPanel(body, self._shown)
         self._details.frame.grid(row=_SPARE_ROW, column=0, sticky=tk.NSEW)
@@ -401,6 +408,8 @@ class RCReceiverView(ttk.Frame):
             self.guide.render(check, setter)
         if before is None or check.channels != before.channels or check.flight_mode != before.flight_mode:
             self._channels.render_check(check)
+        if before is None or check.extra_channels != before.extra_channels:
+            self.extra_channels.render(check.extra_channels)
         if before is None or check.findings != before.findings:
             self._details.render_findings(check)
         if before is None or check.radio_messages != before.radio_messages:

@@ -80,6 +80,44 @@ def test_a_vehicle_that_falls_silent_and_comes_back_on_a_new_clock_restarted_at_
     assert clock.restarted
 
 
+def _streams_stop_for(seconds: float, last_ms: int, back_ms: int) -> BootClock:
+    """A vehicle's stamped stream up to ``last_ms`` of its clock, then only its HEARTBEATs (once
+    a second) for ``seconds``, then a stamped message at ``back_ms``."""
+    now = [0.0]
+    clock = BootClock(clock=lambda: now[0])
+    clock.vehicle = (1, 1)
+    for step in range(5):
+        now[0] = step * 0.2
+        clock.observe(stamped(rc_channels(last_ms - 800 + step * 200)))
+    start = now[0]
+    while now[0] < start + seconds:
+        now[0] = round(now[0] + 1.0, 6)
+        clock.observe(stamped(HEARTBEAT))
+    now[0] = start + seconds
+    clock.observe(stamped(rc_channels(back_ms)))
+    return clock
+
+
+@pytest.mark.pure
+@pytest.mark.parametrize(
+    ("back_ms", "restarted"),
+    [(2_500, True), (3_900, True), (3_500 + 5_000, False), (3_500 + 2_000, False)],
+)
+def test_a_clock_that_moved_on_far_less_than_its_streams_silence_restarted(
+    back_ms: int, restarted: bool
+) -> None:
+    """
+    GIVEN a vehicle 3.5 s after its boot (a second reboot soon after the first), whose stamped
+          streams stop while its HEARTBEATs go on (rebooted behind a link that stays up, it sends
+          its streams at 0 Hz until they are asked for again)
+    WHEN 5 s later a stamped message comes at 2.5 s or 3.9 s of its clock (less than a quarter of
+         the silence later than the last: a new boot), or at 8.5 s or 5.5 s (a vehicle that ran
+         through the silence, at real time or at 40 % of it)
+    THEN the first two are a restart at once and the others are not
+    """
+    assert _streams_stop_for(5.0, 3_500, back_ms).restarted is restarted
+
+
 @pytest.mark.pure
 def test_a_new_clock_while_the_old_one_was_heard_a_moment_ago_must_hold_before_it_counts() -> None:
     """GIVEN a vehicle heard on its old clock WHEN five messages on a new clock come within half a

@@ -139,6 +139,17 @@ def assert_the_reboot_was_followed_by_a_passed_test(out: str, back_marker: str) 
     assert_streams_asked_for_and_live(fresh)
     assert "Earlier test 1 (before the link was re-established)" in out
     assert_no_raw_link_text(out)
+    # One sentence per link event: the follower's; the model's side of it stays in the status line.
+    events = [line.split("] * ", 1)[1] for line in out.splitlines() if "] * " in line]
+    echoes = (
+        "Link error",
+        "Link restored",
+        "is now unknown",
+        "controller: unknown",
+        "send failed",
+        "not requested",
+    )
+    assert [event for event in events if any(echo in event for echo in echoes)] == [], out
 
 
 def test_a_usb_board_rebooting_at_its_path_is_followed_and_passes_at_57600_baud(tmp_path: Path) -> None:

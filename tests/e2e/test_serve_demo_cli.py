@@ -61,13 +61,15 @@ def test_serving_stops_on_a_signal_with_one_line_and_no_traceback(
 
 def test_the_transmitter_schedule_drives_failsafe_a_ground_station_sees(tmp_path: Path) -> None:
     """
-    GIVEN `--serve-demo tcp:127.0.0.1:0 --transmitter-off-after 1 --transmitter-off-for 2`
+    GIVEN `--serve-demo tcp:127.0.0.1:0 --transmitter-off-after 1 --transmitter-off-for 4` (the
+          failsafe lasts from 1 s after "off" to "on": 3 s in which a loaded machine still delivers
+          the station's request and a SYS_STATUS)
     WHEN a ground station connects and streams SYS_STATUS
     THEN it sees the receiver healthy, then RC failsafe, then healthy again, and the program
     prints both switches.
     """
     server = Process(
-        serve_demo_command("tcp:127.0.0.1:0", "--transmitter-off-after", "1", "--transmitter-off-for", "2"),
+        serve_demo_command("tcp:127.0.0.1:0", "--transmitter-off-after", "1", "--transmitter-off-for", "4"),
         env=quiet_env(tmp_path),
     )
     try:

@@ -319,7 +319,8 @@ def test_a_restarted_sitl_boots_with_its_receiver_silent_again(tmp_path: Path) -
         assert runner.status().receiver_delivering is False
         control = runner.control
         assert control is not None
-        assert control.wanted_rc_fail == 1
+        # The control link's own thread tells the new process; the pid is known a moment before.
+        wait_for(lambda: control.wanted_rc_fail == 1, "SIM_RC_FAIL 1 for the new process", DEADLINE_S)
         arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         files = arguments[arguments.index(b"--defaults") + 1].decode().split(",")
         assert files[0] == str(defaults.resolve())

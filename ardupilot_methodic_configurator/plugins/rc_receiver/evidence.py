@@ -6,13 +6,13 @@ Roles come from the vehicle's parameters (``RCMAP_*`` and the flight-mode channe
 range comes from every RC_CHANNELS of the test.  A channel "moved" once its lowest and highest PWM
 are ``MOVED_SPAN_US`` apart: more than a noisy or trimmed stick at rest, less than any
 transmitter's travel before calibration.  Values read while RC failsafe is active are held values,
-not input, so they never widen a range.  Memory is bounded by ArduPilot's 16 input channels.
+not input, so they never widen a range.  Memory is bounded by RC_CHANNELS' 18 inputs.
 
 ArduPilot announces what it sees of the receiver in STATUSTEXT ("Radio Failsafe - Disarming",
 "Radio Failsafe Cleared", "PreArm: Throttle below failsafe", "RCInput: decoding SBUS"...).  Those
 join the test's timeline (radio-related texts only, the newest ``MAX_RADIO_MESSAGES``), the
 decoded protocol is remembered, and so is the firmware banner, which names the firmware for the
-report.
+report, with its "Frame: ..." line, which tells a helicopter from a multirotor.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from .firmware import (
+    MAX_DELIVERED_CHANNEL,
     MAX_RC_CHANNEL,
     FamilyParameters,
     VehicleFamily,
@@ -46,10 +47,14 @@ _ROLES: dict[str, str] = {
     "RCMAP_YAW": "yaw",
 }
 _ROVER_ROLES: dict[str, str] = {"RCMAP_ROLL": "steering", "RCMAP_THROTTLE": "throttle"}
+# A helicopter's throttle channel sets the collective pitch (ArduPilot says "Collective" for it).
+_HELI_ROLES: dict[str, str] = {**_ROLES, "RCMAP_THROTTLE": "collective"}
 FLIGHT_MODE_ROLE = "flight_mode"
 
 
 def _role_table(family: VehicleFamily) -> dict[str, str]:
+    if family is VehicleFamily.HELI:
+        return _HELI_ROLES
     return _ROVER_ROLES if family is VehicleFamily.ROVER else _ROLES
 
 
@@ -83,6 +88,8 @@ class ChannelSpans:
         # How many channels the receiver delivers (the latest RC_CHANNELS.chancount), once known:
         # ArduPilot checks the calibration of those channels only.
         self.delivered: int | None = None
+        # The same up to RC_CHANNELS' 18, for the channels shown beyond CH5.
+        self.chancount: int | None = None
 
     def observe(self, chancount: int, raw_pwm: Sequence[int], *, live: bool) -> bool:
         """Take one RC_CHANNELS; ``live`` is False while RC failsafe holds the values.
@@ -94,12 +101,13 @@ class ChannelSpans:
         if previous is not None and previous[:2] == reading and (previous[2] or not live):
             return False  # the latest values are these already and, if live, within the spans
         self._previous = (*reading, live)
-        delivered = max(0, min(int(chancount), MAX_RC_CHANNEL))
-        if delivered != self.delivered:
-            self.delivered = delivered
+        shown = max(0, min(int(chancount), MAX_DELIVERED_CHANNEL))
+        if shown != self.chancount:
+            self.chancount = shown
+            self.delivered = min(shown, MAX_RC_CHANNEL)
             self.version += 1
         last, lowest, highest = self._last, self._min, self._max
-        for index in range(min(chancount, MAX_RC_CHANNEL, len(raw_pwm))):
+        for index in range(min(shown, len(raw_pwm))):
             value = int(raw_pwm[index])
             if value in _PWM_NO_VALUE:
                 continue
@@ -129,6 +137,7 @@ class ChannelSpans:
         self._max.clear()
         self._previous = None
         self.delivered = None
+        self.chancount = None
         self.version += 1
 
     def evidence(self, roles: Mapping[int, str]) -> tuple[ChannelEvidence, ...]:
@@ -192,6 +201,8 @@ _RADIO_TEXT = re.compile(
 # "RCInput: decoding SBUS(1)", "... CRSF (Bytes)", "... UDP (Pulses)": the name without the instance.
 _PROTOCOL = re.compile(r"RCInput: decoding ([A-Za-z0-9_]+)", re.IGNORECASE)
 _FIRMWARE = re.compile(r"^(Ardu\w+|Rover|Blimp|AntennaTracker)\s+V\d+\.\d+\S*")
+# The banner's frame line (AP_Vehicle's "Frame: %s", e.g. "Frame: HELI", "Frame: QUAD/X").
+_FRAME = re.compile(r"^Frame:\s*(\S+)")
 
 
 def statustext(raw: object) -> str:
@@ -206,6 +217,12 @@ def is_radio_message(text: str) -> bool:
 def decoded_protocol(text: str) -> str | None:
     """The protocol named by "RCInput: decoding <name>", else None."""
     match = _PROTOCOL.search(text)
+    return match.group(1) if match else None
+
+
+def frame_banner(text: str) -> str | None:
+    """The frame a banner's "Frame: ..." line names ("HELI"), else None."""
+    match = _FRAME.match(text)
     return match.group(1) if match else None
 
 
@@ -230,6 +247,8 @@ class RadioTimeline:
         self._messages: deque[RadioMessage] = deque(maxlen=MAX_RADIO_MESSAGES)
         self.detected_protocol: str | None = None
         self.firmware: str | None = None
+        # The banner's frame ("HELI", "QUAD/X"), which tells a helicopter from a multirotor.
+        self.frame: str | None = None
         # Grows with every change of what this timeline answers.
         self.version = 0
 
@@ -244,6 +263,10 @@ class RadioTimeline:
         text, banner, protocol, radio = _classify(key)
         if banner is not None and banner != self.firmware:
             self.firmware = banner
+            self.version += 1
+        frame = frame_banner(text) if text.startswith("Frame:") else None
+        if frame is not None and frame != self.frame:
+            self.frame = frame
             self.version += 1
         if protocol is not None and protocol != self.detected_protocol:
             self.detected_protocol = protocol
@@ -264,6 +287,7 @@ class RadioTimeline:
         self._messages.clear()
         self.detected_protocol = None
         self.firmware = None
+        self.frame = None
         self.version += 1
 
 

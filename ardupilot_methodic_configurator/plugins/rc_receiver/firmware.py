@@ -124,6 +124,8 @@ ROLE_PARAMETERS: tuple[str, ...] = tuple(
     dict.fromkeys((*RCMAP_DEFAULTS, *(table.mode_channel for table in FAMILY_PARAMETERS.values())))
 )
 MAX_RC_CHANNEL = 16
+# RC_CHANNELS carries 18 inputs; ArduPilot's RCn_* parameters stop at MAX_RC_CHANNEL.
+MAX_DELIVERED_CHANNEL = 18
 
 _MAV_TYPE_FAMILY: dict[int, VehicleFamily] = {}
 for _name, _family in (
@@ -133,6 +135,9 @@ for _name, _family in (
     ("MAV_TYPE_TRICOPTER", VehicleFamily.COPTER),
     ("MAV_TYPE_DODECAROTOR", VehicleFamily.COPTER),
     ("MAV_TYPE_DECAROTOR", VehicleFamily.COPTER),
+    # ArduCopter's multirotor build reports its SINGLE, COAX and TAILSITTER frames so
+    # (Copter::get_frame_mav_type); the methodic configurator 5.0.1 takes it for a Heli, which
+    # would ask a coaxial copter for a collective and a motor interlock it does not have.
     ("MAV_TYPE_COAXIAL", VehicleFamily.COPTER),
     ("MAV_TYPE_HELICOPTER", VehicleFamily.HELI),
     ("MAV_TYPE_FIXED_WING", VehicleFamily.PLANE),
@@ -147,6 +152,10 @@ for _name, _family in (
 ):
     if hasattr(_mavlink, _name):
         _MAV_TYPE_FAMILY[int(getattr(_mavlink, _name))] = _family
+
+# Every frame string of ArduCopter's helicopter build starts so (AP_MotorsHeli_*: "HELI",
+# "HELI_DUAL", "HELI_QUAD").
+_HELI_FRAME = "HELI"
 
 # The methodic configurator names vehicles by firmware ("ArduCopter", "Heli", ...).
 _FAMILY_NAMES: dict[str, VehicleFamily] = {
@@ -248,6 +257,17 @@ def family_from_mav_type(mav_type: int | None) -> VehicleFamily:
     return _MAV_TYPE_FAMILY.get(int(mav_type), VehicleFamily.UNKNOWN)
 
 
+def family_of_vehicle(mav_type: int | None, frame: str | None = None) -> VehicleFamily:
+    """The family of a connected vehicle: its HEARTBEAT ``type`` as the methodic configurator 5.0.1
+    reads it (but a coaxial type is ArduCopter's), then, for a copter or helicopter type, the
+    banner's ``frame`` ("HELI", "HELI_DUAL", "QUAD" from "Frame: ..."), which ArduCopter's
+    helicopter build names whatever type it reports."""
+    family = family_from_mav_type(mav_type)
+    if frame is None or family not in (VehicleFamily.COPTER, VehicleFamily.HELI):
+        return family
+    return VehicleFamily.HELI if frame.strip().upper().startswith(_HELI_FRAME) else VehicleFamily.COPTER
+
+
 def family_from_name(name: object) -> VehicleFamily:
     """The family of a firmware name as the methodic configurator writes it ("ArduCopter", "Heli")."""
     if not isinstance(name, str):
@@ -259,7 +279,7 @@ def family_parameters(family: VehicleFamily) -> FamilyParameters | None:
     return FAMILY_PARAMETERS.get(family)
 
 
-def throttle_channel(values: dict[str, float]) -> int:
+def throttle_channel(values: Mapping[str, float]) -> int:
     """The throttle input channel (``RCMAP_THROTTLE``, 3 when unknown or out of range)."""
     return _channel_number(values.get("RCMAP_THROTTLE"), RCMAP_DEFAULTS["RCMAP_THROTTLE"])
 
@@ -289,8 +309,9 @@ def wanted_parameters(
     The throttle channel's ``RCn_MIN`` joins once ``RCMAP_THROTTLE`` is known, and each stick
     channel's ``RCn_REVERSED`` once its ``RCMAP_*`` is, because which channel it is depends on
     that value.  Every channel's ``RCn_OPTION`` is wanted (ArduPilot's duplicate and mode-channel
-    arming checks read all sixteen, delivered or not); ``RCn_MIN``/``RCn_TRIM``/``RCn_MAX`` for the
-    ``delivered`` channels (``RC_CHANNELS.chancount``, once known) and each known stick channel.
+    arming checks read all sixteen, delivered or not); ``RCn_MIN``/``RCn_TRIM``/``RCn_MAX`` and
+    ``RCn_REVERSED`` (which turns an auxiliary switch round) for the ``delivered`` channels
+    (``RC_CHANNELS.chancount``, once known), the range also for each known stick channel.
     """
     names = list(COMMON_PARAMETERS)
     names.extend(option_parameter(number) for number in range(1, MAX_RC_CHANNEL + 1))
@@ -307,7 +328,10 @@ def wanted_parameters(
     names.extend(f"RC{stick_channel(name, known)}_REVERSED" for name in sticks if name in known)
     ranged = [stick_channel(name, known) for name in sticks if name in known]
     if delivered is not None:
-        ranged.extend(range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1))
+        delivered_numbers = range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1)
+        ranged.extend(delivered_numbers)
+        # ArduPilot turns an auxiliary switch round by its channel's RCn_REVERSED (RC_OPTIONS bit 7).
+        names.extend(f"RC{number}_REVERSED" for number in delivered_numbers)
     for number in sorted(set(ranged)):
         names.extend(range_parameters(number))
     return tuple(dict.fromkeys(names))
@@ -323,7 +347,7 @@ def range_parameters(number: int) -> tuple[str, str, str]:
     return f"RC{number}_MIN", f"RC{number}_TRIM", f"RC{number}_MAX"
 
 
-def stick_channels(family: VehicleFamily, values: dict[str, float]) -> dict[int, str]:
+def stick_channels(family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
     """Channel number -> RCMAP parameter for every stick of ``family`` (defaults where unread)."""
     table = FAMILY_PARAMETERS.get(family)
     sticks = table.sticks if table is not None else tuple(RCMAP_DEFAULTS)
@@ -333,7 +357,7 @@ def stick_channels(family: VehicleFamily, values: dict[str, float]) -> dict[int,
     return result
 
 
-def mode_channel(family: VehicleFamily, values: dict[str, float]) -> int | None:
+def mode_channel(family: VehicleFamily, values: Mapping[str, float]) -> int | None:
     """The flight-mode channel, or ``None`` when the family has none or it is switched off (0)."""
     table = FAMILY_PARAMETERS.get(family)
     if table is None:

@@ -31,7 +31,7 @@ class Observer(Protocol):
     @property
     def observers(self) -> Mapping[str, Callable[[Any, float], None]]: ...
 
-    def observe_rc_channels(self, msg: Any) -> None: ...
+    def observe_rc_channels(self, msg: Any, now: float) -> None: ...
 
     def note_failsafe(self, failsafe: FailsafeStatus) -> None: ...
 
@@ -94,7 +94,7 @@ class VehicleIntake:
         for msg in messages:
             kind = msg.get_type()
             if kind == "RC_CHANNELS":
-                observe_channels(msg)
+                observe_channels(msg, now)
                 time_boot_ms = msg.time_boot_ms
                 if time_boot_ms > 0:  # 0 is what a sender that keeps no time leaves there
                     vehicle_time = map_clock(time_boot_ms, now)

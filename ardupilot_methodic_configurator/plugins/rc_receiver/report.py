@@ -24,11 +24,21 @@ from typing import Any
 
 from ... import _
 from .readings import readable_text
-from .snapshot import FailsafeStatus, RCReceiverState, VerdictResult
-from .wording import prearm_moment_label, role_label, stick_outcome_label, stick_outcome_text, verdict_label
+from .report_modes import mode_slots_json, mode_slots_markdown
+from .snapshot import ExtraChannel, FailsafeStatus, RCReceiverState, SwitchPosition, VerdictResult
+from .wording import (
+    extra_channel_role_text,
+    mode_slot_text,
+    prearm_moment_label,
+    role_label,
+    stick_outcome_label,
+    stick_outcome_text,
+    switch_position_label,
+    verdict_label,
+)
 
-SCHEMA_VERSION = 2
-SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-2.schema.json"
+SCHEMA_VERSION = 3
+SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-3.schema.json"
 REPORT_BASENAME = "rc_receiver_report"
 _DISTRIBUTIONS = ("amc-rc-receiver", "ardupilot_methodic_configurator")
 
@@ -62,6 +72,8 @@ def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
         events.append((at, {"kind": kind}))
     for link_event in check.link_events:
         events.append((link_event.at, {"kind": "link", "text": link_event.text}))
+    for visit in check.mode_slots:
+        events.append((visit.at, {"kind": "mode_slot", "text": mode_slot_text(visit)}))
     for message in check.radio_messages:
         events.append(
             (message.at, {"kind": "statustext", "severity": message.severity, "text": message.text})
@@ -149,6 +161,21 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             }
             for channel in check.channels
         ],
+        "extra_channels": [
+            {
+                "number": channel.number,
+                "pwm_us": channel.pwm,
+                "min_us": channel.min_us,
+                "max_us": channel.max_us,
+                "span_us": channel.span_us,
+                "role": channel.role,
+                "option": channel.option,
+                "function": channel.function,
+                "switch_position": None if channel.position is None else channel.position.value,
+                "reversed": channel.reversed_channel,
+            }
+            for channel in check.extra_channels
+        ],
         "sticks": [
             {
                 "axis": stick.axis,
@@ -171,7 +198,11 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "slot": check.flight_mode.slot,
             "mode_number": check.flight_mode.mode_number,
             "mode_name": check.flight_mode.mode_name,
+            "reported_mode_number": check.flight_mode.reported_mode_number,
+            "reported_mode_name": check.flight_mode.reported_mode_name,
+            "near_band_end_us": check.flight_mode.near_band_end,
         },
+        "mode_slots": mode_slots_json(check.mode_slots, state.test_started_at),
         "timeline": _timeline(state),
         # ArduPilot's own pre-arm checks, asked by the check (issue 28): each answer in the order asked.
         "prearm": [
@@ -225,6 +256,33 @@ def _cell(value: object) -> str:
 
 def _channel_cell(number: object) -> str:
     return f"CH{number}" if isinstance(number, int) else "–"
+
+
+def _extra_channel_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """The table of the delivered channels beyond CH5 (none: no lines)."""
+    if not entries:
+        return []
+    headers = (_("channel"), _("PWM"), _("lowest"), _("highest"), _("role"), _("switch"))
+    lines = ["", "### " + _("Channels beyond CH5"), "", "| " + " | ".join(headers) + " |"]
+    lines.append("|---|---|---|---|---|---|")
+    for entry in entries:
+        channel = ExtraChannel(
+            number=entry["number"],
+            role=entry["role"],
+            option=entry["option"],
+            function=entry["function"],
+        )
+        position = entry["switch_position"]
+        cells = (
+            f"CH{entry['number']}",
+            _cell(entry["pwm_us"]),
+            _cell(entry["min_us"]),
+            _cell(entry["max_us"]),
+            _text(extra_channel_role_text(channel)),
+            switch_position_label(None if position is None else SwitchPosition(position)) or "–",
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
 
 
 def build_markdown(report: dict[str, Any]) -> str:
@@ -305,6 +363,7 @@ def build_markdown(report: dict[str, Any]) -> str:
             f"| CH{channel['number']} | {role} | {_cell(channel['min_us'])} | "
             f"{_cell(channel['max_us'])} | {moved} |"
         )
+    lines += _extra_channel_lines(report.get("extra_channels") or [])
     mode = report["flight_mode"]
     if mode is not None:
         lines += [
@@ -316,6 +375,7 @@ def build_markdown(report: dict[str, Any]) -> str:
                 mode=_cell(mode["mode_name"]),
             ),
         ]
+    lines += mode_slots_markdown(report.get("mode_slots") or [])
     lines += ["", "## " + _("Timeline"), ""]
     for event in report["timeline"]:
         text = _text(event["text"]) if event.get("text") else event["kind"]

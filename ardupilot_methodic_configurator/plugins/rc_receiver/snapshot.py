@@ -73,6 +73,40 @@ class ChannelEvidence:
         return 0 if self.min_us is None or self.max_us is None else self.max_us - self.min_us
 
 
+class SwitchPosition(Enum):
+    """The position ArduPilot reads from an auxiliary switch channel (`rc_receiver.aux_functions`)."""
+
+    LOW = "low"
+    MIDDLE = "middle"
+    HIGH = "high"
+
+
+@dataclass(frozen=True)
+class ExtraChannel:
+    """One delivered input channel beyond CH5 (up to RC_CHANNELS' 18): its reading, its range in
+    this test and its role.
+
+    ``role`` is an ``RCMAP_*`` stick's role key or ``"flight_mode"``; ``option`` the channel's
+    ``RCn_OPTION`` when it is not 0, ``function`` ArduPilot's name of that option on this vehicle
+    (None when unknown: shown as "option N") and ``position`` the switch position ArduPilot reads
+    from ``pwm`` for it (None for no option, a continuous input or no valid reading).
+    """
+
+    number: int
+    pwm: int | None = None
+    min_us: int | None = None
+    max_us: int | None = None
+    role: str | None = None
+    option: int | None = None
+    function: str | None = None
+    position: SwitchPosition | None = None
+    reversed_channel: bool | None = None
+
+    @property
+    def span_us(self) -> int | None:
+        return None if self.min_us is None or self.max_us is None else self.max_us - self.min_us
+
+
 @dataclass(frozen=True)
 class FlightModeReading:
     """The flight-mode channel and the slot (1-6) its current PWM selects."""
@@ -84,6 +118,53 @@ class FlightModeReading:
     mode_name: str | None = None
     # True when the channel is the firmware default because the parameter is not known yet.
     channel_is_default: bool = False
+    # The mode the flight controller reports in its HEARTBEAT (custom_mode), and its name.
+    reported_mode_number: int | None = None
+    reported_mode_name: str | None = None
+    # The band end (1230, 1360, 1490, 1620 or 1749 µs) the PWM sits within 15 µs of, if any.
+    near_band_end: int | None = None
+
+
+class ModeOutcome(Enum):
+    """What the flight controller did when the mode switch selected a slot."""
+
+    ENTERED = "entered"
+    REFUSED = "refused"  # it said so, or kept reporting another mode
+    UNCONFIRMED = "unconfirmed"  # no HEARTBEAT after the switch settled in the slot yet
+
+
+@dataclass(frozen=True)
+class ModeSlotVisit:
+    """One slot of the mode switch visited during the test and what the vehicle answered.
+
+    ``reported_modes`` are the distinct ``custom_mode`` values of the HEARTBEATs that came once the
+    switch had settled in the slot, in order; ``failure_text`` is ArduPilot's refusal, if it sent one.
+    The mode the slot selects and the outcome are judged with the parameters known when the
+    snapshot is made.
+    """
+
+    slot: int
+    at: float
+    pwm: int | None = None
+    reported_modes: tuple[int, ...] = ()
+    heartbeats: int = 0
+    failure_text: str | None = None
+    mode_number: int | None = None
+    mode_name: str | None = None
+    reported_name: str | None = None
+    outcome: ModeOutcome = ModeOutcome.UNCONFIRMED
+
+
+@dataclass(frozen=True)
+class SwitchPrompt:
+    """The switch step: the mode channel and its slots seen so far, the aux switches and those flipped."""
+
+    mode_channel: int | None
+    slots_seen: tuple[int, ...] = ()
+    aux_channels: tuple[int, ...] = ()
+    aux_flipped: tuple[int, ...] = ()
+    # The program moves its own transmitter's switches (demo, SITL).
+    by_program: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,6 +189,7 @@ class GuideStep(Enum):
 
     WAIT_TELEMETRY = "wait_telemetry"
     MOVE_STICKS = "move_sticks"
+    FLIP_SWITCHES = "flip_switches"
     SWITCH_OFF = "switch_off"
     WAIT_FAILSAFE = "wait_failsafe"
     SWITCH_ON = "switch_on"
@@ -195,6 +277,8 @@ class GuideState:
     channels_moving_while_off: bool = False
     # During MOVE_STICKS: the stick asked for now.
     stick: StickPrompt | None = None
+    # During FLIP_SWITCHES: the mode switch's slots and the aux switches, and what was seen of them.
+    switches: SwitchPrompt | None = None
 
 
 class VerdictResult(Enum):
@@ -254,7 +338,11 @@ class GuidedTest:
     step_file: str | None = None
     findings: tuple[Finding, ...] = ()
     channels: tuple[ChannelEvidence, ...] = ()
+    # The delivered channels beyond CH5 (RC_CHANNELS.chancount, at most 18), in channel order.
+    extra_channels: tuple[ExtraChannel, ...] = ()
     flight_mode: FlightModeReading | None = None
+    # The mode switch's slots visited during the test, in the order they were first visited.
+    mode_slots: tuple[ModeSlotVisit, ...] = ()
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None
     # The stick step, one entry per stick of the vehicle, in the order it asks for them.

@@ -26,6 +26,11 @@ to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first, a
 ``REST_WAIT_S`` more) until the check has seen every channel rest where it is.  The step begins
 with the first channel values: before RC_CHANNELS arrives (or while a receiver is not yet
 decoded) nothing can rest or move, and a push made then would start from no rest at all.
+
+A rest is seen in two readings of the receiver at least ``REST_S`` apart, not in one reading that
+the polls keep showing: a stream at 1 Hz (the rate a vehicle falls back to after a reconnection)
+would otherwise make a single stale value, sent before the transmitter's new position reached the
+flight controller, a rest, and the stick's way back from it a reversed push.
 """
 
 from __future__ import annotations
@@ -223,9 +228,11 @@ class StickTest:
         *,
         by_program: bool,
         family: VehicleFamily = VehicleFamily.UNKNOWN,
+        read_at: float | None = None,
     ) -> None:
+        """``pwm`` is the newest reading of the receiver, taken at ``read_at`` (``now`` if None)."""
         try:
-            self._update(now, axes, pwm, by_program, family)
+            self._update(now, axes, pwm, by_program, family, read_at=now if read_at is None else read_at)
         finally:
             self._next_change = self._find_next_change(axes, by_program)
 
@@ -236,6 +243,8 @@ class StickTest:
         pwm: Mapping[int, int],
         by_program: bool,
         family: VehicleFamily,
+        *,
+        read_at: float,
     ) -> None:
         axis = self.current(axes)
         if axis is None or not pwm:
@@ -245,7 +254,7 @@ class StickTest:
             self.version += 1
         centres = centring(family, axis)
         self._rest_s = REST_S if by_program or centres else THROTTLE_REST_S
-        self._remember(now, pwm, self._rest_s)
+        self._remember(read_at, pwm, self._rest_s)
         if self._watching_since is None:
             if by_program and not self._program_may_push(now):
                 return
@@ -262,15 +271,15 @@ class StickTest:
             return True
         return not self._rest_deadlines()
 
-    def _remember(self, now: float, pwm: Mapping[int, int], rest_s: float) -> None:
+    def _remember(self, read_at: float, pwm: Mapping[int, int], rest_s: float) -> None:
         for number, value in pwm.items():
             zone = _zone(value)
             channel = self._channels.get(number)
             if channel is None:
-                channel = self._channels[number] = _Channel(zone, now, {})
+                channel = self._channels[number] = _Channel(zone, read_at, {})
             elif channel.zone != zone:
-                channel.zone, channel.since = zone, now
-            if now - channel.since >= rest_s:
+                channel.zone, channel.since = zone, read_at
+            if read_at - channel.since >= rest_s:
                 channel.rested[zone] = value
 
     def _follow(self, now: float, axis: str, pwm: Mapping[int, int], centres: bool) -> None:

@@ -3,10 +3,13 @@
 """The two streams the check reads, asked for at 5 Hz and given back to the firmware's defaults.
 
 `StreamRequests` asks for RC_CHANNELS and SYS_STATUS at 5 Hz once per connection, again after a
-connection recovery (the vehicle may have rebooted to its defaults) and, a bounded number of
-times, when accepted requests were followed by neither stream (SITL acknowledges requests made
-while it boots and then forgets them); deactivating restores the firmware's defaults, only on the
-connection that asked and only while it is still the host's.
+connection recovery (the vehicle may have rebooted to its defaults), when both streams came and
+then stopped (a vehicle rebooted behind a link that stayed up, as a telemetry radio's does, starts
+again at its default rates: 0 Hz on SITL's SERIAL0, only HEARTBEATs; asked again, its streams
+bring the new boot clock that tells the reboot) and, a bounded number of times, when accepted
+requests were followed by neither stream (SITL acknowledges requests made while it boots and then
+forgets them); deactivating restores the firmware's defaults, only on the connection that asked
+and only while it is still the host's.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ OUTCOMES: dict[CommandOutcome, IntervalRequestOutcome] = {
     CommandOutcome.TIMED_OUT: IntervalRequestOutcome.NO_ANSWER,
     CommandOutcome.SEND_FAILED: IntervalRequestOutcome.SEND_FAILED,
 }
+
+# Request outcomes after which the streams may still come, so silence is worth asking again.
+_MAY_COME = frozenset({CommandOutcome.ACCEPTED, CommandOutcome.TIMED_OUT})
 
 # The vehicle a connection addresses: (system id, component id), None where unknown.
 Target = tuple[int | None, int | None]
@@ -74,10 +80,21 @@ class StreamRequests:
         self._requested_at = 0.0
         self._repeats_left = MAX_REPEATED_REQUESTS
         self._requests: tuple[PendingCommand, ...] = ()
+        self._statuses: tuple[object, object, tuple[IntervalRequestStatus, ...]] | None = None
 
     def statuses(self) -> tuple[IntervalRequestStatus, ...]:
-        """The outcome of each request of this activation, or both streams "not requested"."""
-        return tuple(request_status(command) for command in self._requests) or not_requested()
+        """The outcome of each request of this activation, or both streams "not requested".
+
+        Asked every poll, and the requests' fates change a few times per activation: the statuses
+        are made again only when a request or its fate changed.
+        """
+        fates = [(command.outcome, command.result_name, command.error) for command in self._requests]
+        memo = self._statuses
+        if memo is not None and memo[0] is self._requests and memo[1] == fates:
+            return memo[2]
+        statuses = tuple(request_status(command) for command in self._requests) or not_requested()
+        self._statuses = (self._requests, fates, statuses)
+        return statuses
 
     def forget(self) -> None:
         """The requests no longer describe the link (deactivated, or another connection)."""
@@ -91,9 +108,12 @@ class StreamRequests:
 
         ``received_at`` are the times of the latest RC_CHANNELS and SYS_STATUS read, if any.
         """
-        if self.requested_on is master and not self.ask_again and not self._never_came(now, received_at):
+        received_at = tuple(received_at)
+        same_link = self.requested_on is master and not self.ask_again
+        stopped = same_link and self._stopped(now, received_at)
+        if same_link and not stopped and not self._never_came(now, received_at):
             return
-        if self.requested_on is not master or self.ask_again:
+        if not same_link or stopped:
             self._repeats_left = MAX_REPEATED_REQUESTS
         else:
             self._repeats_left -= 1
@@ -115,12 +135,21 @@ class StreamRequests:
         for message_id, _name in STREAMS:
             self._send_interval(master, target, message_id, DEFAULT_INTERVAL_US)
 
+    def _stopped(self, now: float, received_at: tuple[float, ...]) -> bool:
+        """Both streams came after the request and neither for ``STREAMS_EXPECTED_WITHIN_S`` since."""
+        if not received_at or now - self._requested_at < STREAMS_EXPECTED_WITHIN_S:
+            return False
+        latest = max(received_at)
+        return latest >= self._requested_at and now - latest >= STREAMS_EXPECTED_WITHIN_S
+
     def _never_came(self, now: float, received_at: Iterable[float]) -> bool:
-        """Accepted requests after which neither stream ever arrived: ask again, a bounded number
-        of times.  A vehicle that simply sends nothing is asked at most three more times."""
+        """Accepted or unanswered requests after which neither stream ever arrived: ask again, a
+        bounded number of times.  A vehicle that simply sends nothing is asked at most three more times."""
         if self._repeats_left <= 0 or now - self._requested_at < STREAMS_EXPECTED_WITHIN_S:
             return False
-        if not any(command.outcome is CommandOutcome.ACCEPTED for command in self._requests):
+        # Unanswered counts too: a vehicle asked while it reboots answers nothing and then sends
+        # nothing; a refusal or a send that failed is final.
+        if not any(command.outcome in _MAY_COME for command in self._requests):
             return False
         return not any(at >= self._requested_at for at in received_at)
 

@@ -26,12 +26,13 @@ from .snapshot import (
     Finding,
     GuideState,
     GuideStep,
+    ModeSlotVisit,
     Severity,
     StickResult,
     Verdict,
     VerdictResult,
 )
-from .wording import stick_instruction, stick_outcome_text, verdict_label
+from .wording import mode_slots_text, stick_instruction, stick_outcome_text, switch_instruction, verdict_label
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class VerdictInputs:
     sticks: tuple[StickResult, ...] = ()
     # The test is over and ArduPilot's own pre-arm answer after it is still to come.
     prearm_waiting: bool = False
+    mode_slots: tuple[ModeSlotVisit, ...] = ()
 
 
 def _verdict(result: VerdictResult, detail: str, latency: float | None, source: str | None) -> Verdict:
@@ -88,12 +90,27 @@ def no_failsafe_cause(inputs: VerdictInputs) -> str:
     threshold_name = table.failsafe_pwm if table is not None else "FS_THR_VALUE"
     threshold = inputs.values.get(threshold_name)
     throttle = guide.throttle_while_off_us
-    held = _(" It kept sending throttle {pwm} µs.").format(pwm=throttle) if throttle is not None else ""
+    # A helicopter's throttle channel is its collective.
+    heli = inputs.family is VehicleFamily.HELI
+    held = ""
+    if throttle is not None:
+        kept = (
+            _(" It kept sending the collective at {pwm} µs.")
+            if heli
+            else _(" It kept sending throttle {pwm} µs.")
+        )
+        held = kept.format(pwm=throttle)
     limit = (
         _("{name} = {value:g} µs").format(name=threshold_name, value=threshold)
         if threshold is not None
         else threshold_name
     )
+    if heli:
+        return _(
+            "No RC failsafe within {seconds:g} s of switching the transmitter off. Most likely the receiver "
+            "keeps sending valid pulses when it loses the signal (its failsafe set to hold or to custom "
+            "positions).{held} Set the receiver's failsafe to no pulses, or to a collective below {limit}."
+        ).format(seconds=waited, held=held, limit=limit)
     return _(
         "No RC failsafe within {seconds:g} s of switching the transmitter off. Most likely the receiver "
         "keeps sending valid pulses when it loses the signal (its failsafe set to hold or to custom "
@@ -139,6 +156,8 @@ def _next_step(inputs: VerdictInputs) -> str | None:
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(inputs.family, guide.stick)
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        return switch_instruction(guide.switches)
     # Only the guide's own failsafe and recovery count here: ones seen before the transmitter was
     # switched off for the test are in the timeline, but prove nothing about this step.
     if guide.failsafe_at is None:
@@ -178,4 +197,7 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
         detail += " " + _("Not checked: {sticks}.").format(
             sticks=", ".join(stick_outcome_text(inputs.family, stick) for stick in unchecked)
         )
+    modes = mode_slots_text(inputs.mode_slots)
+    if modes:
+        detail += " " + modes
     return _verdict(VerdictResult.PASSED, detail, latency, source)

@@ -80,7 +80,7 @@ def run_text(
     The guided test rides along (`GuidePrompter`): it may end the run early, and its verdict
     decides the exit status.
     """
-    front_end = TextFrontEnd(out, live=live, clock=clock)
+    front_end = TextFrontEnd(out, live=live, clock=clock, links_followed=follower is not None)
     echo = ConsoleEcho(session.sitl.console, out, live=live) if session.sitl is not None else None
     start = clock()
     # A transmitter that starts off (``schedule.on_after``) is switched on as by a person who does

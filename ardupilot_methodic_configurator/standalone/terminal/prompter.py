@@ -31,6 +31,7 @@ from ...plugins.rc_receiver.wording.terminal import (
     decoded_protocol_text,
     earlier_test_text,
     earlier_tests_kept_text,
+    extra_channel_line_text,
     failsafe_held_values_text,
     failsafe_latency_text,
     finding_event_text,
@@ -40,6 +41,7 @@ from ...plugins.rc_receiver.wording.terminal import (
     report_not_written_text,
     report_written_text,
     step_line_text,
+    switch_moved_text,
     verdict_line_text,
 )
 from ..options import EXIT_ERROR, EXIT_STATUS
@@ -69,6 +71,7 @@ def format_guided_lines(state: RCReceiverState) -> list[str]:
     mode = flight_mode_text(guided.flight_mode)
     if mode:
         lines.append(mode)
+    lines.extend(extra_channel_line_text(channel) for channel in guided.extra_channels)
     if state.failsafe.value == "active":
         lines.append(failsafe_held_values_text())
     lines.extend(finding_line_text(finding) for finding in guided.findings)
@@ -93,6 +96,14 @@ def describe_guided_events(previous: RCReceiverState | None, state: RCReceiverSt
     for finding in guided.findings:
         if finding.code + str(finding.parameter) not in old:
             events.append(finding_event_text(finding))
+    positions = (
+        {} if before is None else {channel.number: channel.position for channel in before.extra_channels}
+    )
+    for channel in guided.extra_channels:
+        # A switch ArduPilot reads in a new position (not one merely seen for the first time).
+        was = positions.get(channel.number)
+        if channel.position is not None and was is not None and was is not channel.position:
+            events.append(switch_moved_text(channel))
     last = before.radio_messages[-1].at if before is not None and before.radio_messages else None
     for message in guided.radio_messages:
         if last is None or message.at > last:
@@ -115,6 +126,7 @@ def format_summary(state: RCReceiverState) -> list[str]:
         lines.append(sticks)
     if guided.detected_protocol is not None:
         lines.append(decoded_protocol_text(guided.detected_protocol))
+    lines.extend(extra_channel_line_text(channel) for channel in guided.extra_channels)
     for finding in guided.findings:
         # Which way the failsafe fired is part of the result, though it asks for nothing.
         if finding.severity is not Severity.INFO or finding.code in _FAILSAFE_TRIGGER_CODES:
@@ -213,6 +225,7 @@ class GuidePrompter:
         self._cleanup = contextlib.ExitStack()
         if program_sticks:
             session.model.set_stick_mover(session.hold_sticks)
+            session.model.set_switch_mover(session.hold_switch)
         if program_switches:
             session.model.set_transmitter_switch(session.set_transmitter_on)
         elif keys is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from ...plugins.rc_receiver.snapshot import RCReceiverState
+from ...plugins.rc_receiver.snapshot import FailsafeStatus, IntervalRequestOutcome, RCReceiverState
 from ...plugins.rc_receiver.wording import impostor_text
 from ...plugins.rc_receiver.wording.terminal import (
     failsafe_now_text,
@@ -53,33 +53,47 @@ def format_bridge_summary(snapshot: BridgeSnapshot) -> list[str]:
     return [link_summary_text(link) for link in snapshot.links]
 
 
-def describe_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
-    """Event lines for every change of meaning between two snapshots."""
+def describe_events(
+    previous: RCReceiverState | None, state: RCReceiverState, *, links_followed: bool = False
+) -> list[str]:
+    """Event lines for every change of meaning between two snapshots.
+
+    ``links_followed``: the run follows its link (`LinkFollower`), whose own sentence says each
+    loss and return.  The model's side of the same event (its link error, the failsafe and the
+    receiver turning unknown, the stream requests failing and asked for again) would say it a
+    second to eighth time, so it is left to the status line.
+    """
     events: list[str] = []
     before = previous if previous is not None else RCReceiverState()
-    if state.failsafe != before.failsafe:
+    down = links_followed and state.link_error is not None
+    if state.failsafe != before.failsafe and not (down and state.failsafe is FailsafeStatus.UNKNOWN):
         events.append(failsafe_now_text(state.failsafe))
     if state.failsafe_observed and not before.failsafe_observed:
         events.append(failsafe_observed_text(state))
     if state.recovery_observed and not before.recovery_observed:
         events.append(recovery_observed_text(state))
-    if state.receiver_present != before.receiver_present:
+    if state.receiver_present != before.receiver_present and not (down and state.receiver_present is None):
         events.append(receiver_seen_text(state.receiver_present))
     if state.internal_error and state.internal_error != before.internal_error:
         events.append(state.internal_error)
     if state.impostor_datagrams and not before.impostor_datagrams:
         events.append(impostor_text(state.impostor_datagrams))
-    if state.link_error and state.link_error != before.link_error:
-        events.append(link_error_text(state.link_error))
-    elif before.link_error and not state.link_error:
-        events.append(link_restored_text())
+    if not links_followed:
+        if state.link_error and state.link_error != before.link_error:
+            events.append(link_error_text(state.link_error))
+        elif before.link_error and not state.link_error:
+            events.append(link_restored_text())
     if before.has_live_telemetry and not state.has_live_telemetry and not state.link_error:
         events.append(telemetry_lost_text())
-    previous_requests = {r.message_id: r for r in before.interval_requests}
-    for request in state.interval_requests:
-        old = previous_requests.get(request.message_id)
-        if old is None or (old.outcome, old.reason) != (request.outcome, request.reason):
-            events.append(request_line_text(request))
+    if not down:
+        previous_requests = {r.message_id: r for r in before.interval_requests}
+        for request in state.interval_requests:
+            old = previous_requests.get(request.message_id)
+            if old is not None and (old.outcome, old.reason) == (request.outcome, request.reason):
+                continue
+            asked_again = old is not None and request.outcome is IntervalRequestOutcome.PENDING
+            if not (links_followed and asked_again):
+                events.append(request_line_text(request))
     return events
 
 
@@ -99,8 +113,10 @@ class TextFrontEnd:
         live: bool,
         clock: Callable[[], float],
         status_interval_s: float = 0.5,
+        links_followed: bool = False,
     ) -> None:
         self._out = out
+        self._links_followed = links_followed
         self._live = live
         self._clock = clock
         self._status_interval_s = status_interval_s
@@ -133,7 +149,10 @@ class TextFrontEnd:
     def _render_log(self, state: RCReceiverState, bridge: BridgeSnapshot | None) -> None:
         now = self._clock()
         elapsed = max(0.0, now - self._start)
-        events = describe_events(self._previous, state) + describe_guided_events(self._previous, state)
+        events = describe_events(self._previous, state, links_followed=self._links_followed)
+        if not (self._links_followed and state.link_error is not None):
+            # While a followed link is down the guide only waits for it: no step of its own.
+            events += describe_guided_events(self._previous, state)
         if bridge is not None:
             events += describe_bridge_events(self._previous_bridge, bridge)
             self._previous_bridge = bridge

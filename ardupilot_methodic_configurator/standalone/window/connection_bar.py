@@ -135,6 +135,7 @@ class ConnectionBar(ttk.Frame):
         # Offered once a reboot or a replugged cable ended a test: its report is still there.
         self.earlier_button = ttk.Button(status_row, text="", command=self._save_earlier_clicked)
         self._earlier_tests = 0
+        self._dropped_tests = 0
         status_row.bind("<Configure>", self._rewrap_status, add="+")
         self._apply_state()
 
@@ -219,20 +220,25 @@ class ConnectionBar(ttk.Frame):
     def earlier_tests(self) -> int:
         return self._earlier_tests
 
-    def show_earlier_tests(self, count: int) -> None:
-        """Offer to save the reports of ``count`` tests that ended with a lost link (0: hide)."""
-        if count == self._earlier_tests:
+    def show_earlier_tests(self, count: int, dropped: int = 0) -> None:
+        """Offer to save the reports of ``count`` tests that ended with a lost link (0: hide), and
+        say how many older ones were dropped (only the newest few are kept)."""
+        if (count, dropped) == (self._earlier_tests, self._dropped_tests):
             return
         if count and not self._earlier_tests:
             self.earlier_button.pack(side=tk.RIGHT, anchor=tk.N, padx=(16, 0), before=self.status_label)
         elif not count:
             self.earlier_button.pack_forget()
-        self._earlier_tests = count
-        self.earlier_button.configure(
-            text=_("Save the test before the reconnection…")
-            if count == 1
-            else _("Save the {count} tests before the reconnections…").format(count=count)
-        )
+        self._earlier_tests, self._dropped_tests = count, dropped
+        if dropped:
+            text = _("Save the {count} tests before the reconnections ({dropped} older dropped)…").format(
+                count=count, dropped=dropped
+            )
+        elif count == 1:
+            text = _("Save the test before the reconnection…")
+        else:
+            text = _("Save the {count} tests before the reconnections…").format(count=count)
+        self.earlier_button.configure(text=text)
         self._rewrap_status()
 
     def show_transmitter(self, on: bool) -> None:

@@ -4,13 +4,16 @@
 
 ``SitlConsolePanel`` shows what SITL prints (and the runner's own notes, in another colour) in a
 read-only text box bounded to ``MAX_SHOWN_LINES``, appending only the lines it has not shown yet,
-with a one-line summary of the runner above it.  ``SitlWindowSupport`` ticks it on a
-``TickTimer`` so nothing outlives the window.  Following SITL's link through a restart is the
-window's own link follower's job, as for any other link.
+with a one-line summary of the runner above it.  The receiver check above it gets the room first:
+in a window lower than ``CONSOLE_OPEN_FROM_HEIGHT`` the text box is closed to the summary (its
+title opens it), in a taller one it is open, and once the person toggles it their choice stays.
+``SitlWindowSupport`` ticks it on a ``TickTimer`` so nothing outlives the window.  Following
+SITL's link through a restart is the window's own link follower's job, as for any other link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import tkinter as tk
 from tkinter import ttk
 from typing import Protocol
@@ -28,6 +31,11 @@ MAX_SHOWN_LINES = 1000
 # Few lines: on a 720 px screen the receiver check above must keep its readings in view; the
 # console scrolls, and follows its end.
 CONSOLE_HEIGHT_LINES = 4
+# Measured (tests/standalone/window/test_window_geometry.py): in a 720 px window the open console
+# pushes the receiver status up to 52 px below the fold; the default 860 px window holds both.
+CONSOLE_OPEN_FROM_HEIGHT = 860
+_OPEN_MARK = "▾"
+_CLOSED_MARK = "▸"
 COLOUR_NOTE = "#1f5fa8"
 
 
@@ -74,7 +82,12 @@ class SitlConsolePanel(ttk.LabelFrame):
     """SITL's console output and the runner's summary; call ``refresh()`` to show new lines."""
 
     def __init__(self, parent: tk.Misc, runner: SitlRunner) -> None:
-        super().__init__(parent, text=_("ArduPilot SITL console"))
+        super().__init__(parent)
+        self._expanded = True
+        self._user_choice: bool | None = None
+        # The title opens and closes the console's text.
+        self.toggle_button = ttk.Button(self, text=self._toggle_text(), command=self.toggle)
+        self.configure(labelwidget=self.toggle_button)
         self._runner = runner
         self._cursor = 0
         self._shown = 0
@@ -83,7 +96,7 @@ class SitlConsolePanel(ttk.LabelFrame):
         # One line at the window's usual width; a narrow window wraps it between its parts.
         self._status_wrap = WrapFollower(self, width=1200, margin=12)
         self._status_wrap.add(self.status_label)
-        frame = ttk.Frame(self)
+        self.body = frame = ttk.Frame(self)
         frame.pack(fill=tk.BOTH, expand=True, padx=6, pady=(0, 6))
         self.text = tk.Text(frame, height=CONSOLE_HEIGHT_LINES, wrap=tk.NONE, font="TkFixedFont")
         scrollbar = ttk.Scrollbar(frame, orient=tk.VERTICAL, command=self.text.yview)
@@ -91,6 +104,40 @@ class SitlConsolePanel(ttk.LabelFrame):
         self.text.tag_configure("note", foreground=COLOUR_NOTE)
         scrollbar.pack(side=tk.RIGHT, fill=tk.Y)
         self.text.pack(side=tk.LEFT, fill=tk.BOTH, expand=True)
+
+    def _toggle_text(self) -> str:
+        mark = _OPEN_MARK if self._expanded else _CLOSED_MARK
+        return _("ArduPilot SITL console {mark}").format(mark=mark)
+
+    @property
+    def expanded(self) -> bool:
+        return self._expanded
+
+    @property
+    def user_choice(self) -> bool | None:
+        """Open (True) or closed (False) as the person last chose, or None if never."""
+        return self._user_choice
+
+    def toggle(self) -> None:
+        """The person's toggle: remembered, so the window's height never overrides it again."""
+        self._user_choice = not self._expanded
+        self.set_expanded(self._user_choice)
+
+    def follow_height(self, height: int) -> None:
+        """Open the text in a window at least ``CONSOLE_OPEN_FROM_HEIGHT`` tall, unless the person chose."""
+        if self._user_choice is None and height > 1:
+            self.set_expanded(height >= CONSOLE_OPEN_FROM_HEIGHT)
+
+    def set_expanded(self, expanded: bool) -> None:
+        if expanded == self._expanded:
+            return
+        self._expanded = expanded
+        self.toggle_button.configure(text=self._toggle_text())
+        if expanded:
+            self.body.pack(fill=tk.BOTH, expand=True, padx=6, pady=(0, 6))
+            self.text.see(tk.END)
+        else:
+            self.body.pack_forget()
 
     def text_content(self) -> str:
         return str(self.text.get("1.0", "end-1c"))
@@ -117,6 +164,29 @@ class SitlConsolePanel(ttk.LabelFrame):
             self.text.see(tk.END)
 
 
+def show_console(root: tk.Misc, runner: SitlRunner, *, before: tk.Misc | None = None) -> SitlConsolePanel:
+    """The console of ``runner`` along the bottom of ``root``, under the widget ``before``."""
+    panel = SitlConsolePanel(root, runner)
+    toplevel = panel.winfo_toplevel()
+
+    def follow(event: tk.Event) -> None:
+        if event.widget is toplevel:
+            with contextlib.suppress(tk.TclError):  # the panel may be gone, the window not yet
+                panel.follow_height(int(event.height))
+
+    # A binding on the toplevel sees every widget's <Configure>; only the window's own counts.
+    toplevel.bind("<Configure>", follow, add="+")
+    panel.follow_height(toplevel.winfo_height())
+    pack_options: dict[str, object] = {"side": tk.BOTTOM, "fill": tk.X, "padx": 8, "pady": (0, 8)}
+    if before is not None:
+        pack_options["before"] = before
+    panel.pack(**pack_options)  # type: ignore[arg-type]
+    if before is not None:
+        # Read (and reached by Tab) right after the step it sits under, before the bridge.
+        panel.lift(before)
+    return panel
+
+
 class _WindowLike(Protocol):
     @property
     def session(self) -> VehicleSession: ...
@@ -127,16 +197,7 @@ class SitlWindowSupport:
 
     def __init__(self, root: tk.Misc, window: _WindowLike, *, before: tk.Misc | None = None) -> None:
         runner = window.session.sitl
-        self.panel: SitlConsolePanel | None = None
-        if runner is not None:
-            self.panel = SitlConsolePanel(root, runner)
-            pack_options: dict[str, object] = {"side": tk.BOTTOM, "fill": tk.X, "padx": 8, "pady": (0, 8)}
-            if before is not None:
-                pack_options["before"] = before
-            self.panel.pack(**pack_options)  # type: ignore[arg-type]
-            if before is not None:
-                # Read (and reached by Tab) right after the step it sits under, before the bridge.
-                self.panel.lift(before)
+        self.panel = show_console(root, runner, before=before) if runner is not None else None
         self._timer = TickTimer(root, TICK_MS, self._tick)
         self._timer.start()
 

@@ -25,13 +25,14 @@ from tkinter import filedialog
 from typing import Any
 
 from ... import _
-from ...host.configuration_steps import ConfigurationStep
+from ...host.configuration_steps import ConfigurationStep, available_vehicles
 from ...host.param_file import StepFiles
 from ...host.parameter_table import ParameterTable
 from ...host.plugin_host import PluginHost
 from ...plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from ...plugins.plugin_factory import PluginFactory, plugin_factory
 from ...plugins.plugin_protocol import PluginPauseReason
+from ...plugins.rc_receiver.firmware import VehicleFamily, family_of_vehicle
 from ...plugins.rc_receiver.report import (
     REPORT_BASENAME,
     ReportPathError,
@@ -52,6 +53,7 @@ from .connection_bar import DEFAULT_BAUDRATE, ConnectionBar, ConnectionState
 from .layout import DEFAULT_VEHICLE, build_window_layout
 from .receiver_step import ReceiverStepPane
 from .transmitter_switch import TransmitterSwitch
+from .vehicle_choice import VehicleChoice
 
 CONNECT_TIMEOUT_S = 5.0
 CONNECT_POLL_MS = 50
@@ -131,6 +133,8 @@ class StandaloneWindow:
             ),
         )
         self.vehicle_var = layout.vehicle_var
+        # The connected vehicle's steps are shown until the person picks a vehicle.
+        self.vehicle_choice = VehicleChoice(available_vehicles())
         self.vehicle_combobox = layout.vehicle_combobox
         self.connection_bar = layout.connection_bar
         self.bridge_error_label = layout.bridge_error_label
@@ -165,12 +169,12 @@ class StandaloneWindow:
         self._ports_timer.start()
         # Every link the window connects is followed, a board's or SITL's.
         self.link_follower = ViewLinkFollower(self, baudrate=baudrate)
-        self._follow_timer = TickTimer(root, FOLLOW_TICK_MS, self.link_follower.tick)
+        self._follow_timer = TickTimer(root, FOLLOW_TICK_MS, self._follow)
         self._follow_timer.start()
 
     def _refresh_bar(self) -> None:
         self.refresh_ports()
-        self.connection_bar.show_earlier_tests(len(self.session.previous_tests))
+        self.connection_bar.show_earlier_tests(len(self.session.previous_tests), self.session.dropped_tests)
 
     def refresh_ports(self) -> None:
         """Offer the ports the watch found last, if they changed since the bar was told."""
@@ -218,7 +222,32 @@ class StandaloneWindow:
     def _vehicle_selected(self, _event: object = None) -> None:
         if self.is_connecting:
             return
-        self.receiver_step.show()
+        self.vehicle_choice.person_chose()
+        if self.receiver_step.show() and self.session.flight_controller.is_connected:
+            self._start_check()
+
+    def _follow(self) -> None:
+        self.link_follower.tick()
+        self._follow_vehicle_of_check()
+
+    def _follow_vehicle_of_check(self) -> None:
+        """Show the vehicle the check found, once its banner tells more than the HEARTBEAT did (a
+        helicopter that reports a multirotor type)."""
+        if self._closed or self.is_connecting or not self.session.flight_controller.is_connected:
+            return
+        state = getattr(self.host.active_model, "state", None)
+        if not isinstance(state, RCReceiverState) or state.guided.mav_type is None:
+            return  # the family would be the window's own vehicle, not the connected one
+        if self._show_connected_vehicle(state.guided.family):
+            self._start_check()
+
+    def _show_connected_vehicle(self, family: VehicleFamily) -> bool:
+        """Show the receiver step of a connected vehicle of ``family`` unless the person chose one."""
+        name = self.vehicle_choice.follow(self.vehicle, family)
+        if name is None:
+            return False
+        self.vehicle_var.set(name)
+        return self.receiver_step.show()
 
     # ----------------------------------------------------------------- reports of earlier tests
 
@@ -336,6 +365,12 @@ class StandaloneWindow:
             ),
             ok=True,
         )
+        # As the methodic configurator does: the vehicle's steps follow its HEARTBEAT type.
+        self._show_connected_vehicle(family_of_vehicle(info.vehicle_type))
+        self._start_check()
+
+    def _start_check(self) -> None:
+        """Run the check on the connected link, lending it the program's transmitter if there is one."""
         self.host.start_view()
         available = self.session.transmitter_available
         self.connection_bar.set_transmitter_available(available)

@@ -214,6 +214,23 @@ def test_a_banner_and_a_protocol_are_kept_though_they_are_not_radio_messages() -
     assert [message.text for message in timeline.messages] == ["RCInput: decoding CRSF (Bytes)"]
 
 
+def test_the_banners_frame_line_is_kept_and_a_reset_forgets_it() -> None:
+    """
+    GIVEN ArduCopter's helicopter build's banner with its "Frame: HELI" line
+    WHEN it arrives, and then the connection is reset
+    THEN the frame is remembered (not as a radio message), and forgotten with the vehicle
+    """
+    timeline = RadioTimeline()
+    assert not timeline.observe("ArduCopter V4.7.0-dev (90700977)", 6, 0.0)
+    assert not timeline.observe("Frame: HELI", 6, 0.1)
+    assert timeline.frame == "HELI"
+    assert timeline.messages == ()
+    timeline.restart()
+    assert timeline.frame == "HELI"
+    timeline.reset()
+    assert timeline.frame is None
+
+
 def test_a_restart_keeps_the_vehicle_and_a_reset_forgets_it() -> None:
     """
     GIVEN a timeline with a banner, a protocol and messages

@@ -177,6 +177,24 @@ def test_the_live_throttle_low_end_is_below_within_or_clear_of_the_failsafe_pwm(
     assert no_margin is (975 < low <= 975 + FAILSAFE_PWM_MARGIN)
 
 
+def test_a_helicopters_failsafe_findings_speak_of_its_collective() -> None:
+    """
+    GIVEN a helicopter whose collective went down to FS_THR_VALUE, then one whose RC3_MIN sits on it
+    WHEN the rules run
+    THEN the findings say "collective" where a copter's say "throttle", quoting ArduPilot's own
+         "Collective below Failsafe"
+    """
+    heli = VehicleFamily.HELI
+    values = {"FS_THR_ENABLE": 1, "FS_THR_VALUE": 975}
+    below = the("throttle_below_failsafe_pwm", heli, values, live_throttle_min_us=970)
+    assert "the collective went down to 970 µs" in below.message
+    assert "Collective below Failsafe" in below.message
+    assert "collective low end" in below.action
+    close = the("failsafe_pwm_not_below_throttle_min", heli, {**values, "RC3_MIN": 980})
+    assert "collective's normal low end" in close.message
+    assert "throttle" not in (below.message + below.action + close.message).lower().replace("fs_thr", "")
+
+
 # ---- failsafe timeout ---------------------------------------------------------------------------
 
 

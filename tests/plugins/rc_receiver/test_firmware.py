@@ -15,6 +15,7 @@ from amc_rc_receiver.plugins.rc_receiver.firmware import (
     failsafe_timing,
     family_from_mav_type,
     family_from_name,
+    family_of_vehicle,
     mode_name,
     mode_slot,
     protocol_enabled,
@@ -32,6 +33,8 @@ pytestmark = pytest.mark.pure
         (mavlink2.MAV_TYPE_QUADROTOR, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_HEXAROTOR, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_HELICOPTER, VehicleFamily.HELI),
+        # ArduCopter's multirotor build reports its single and coaxial frames so (5.0.1 says Heli).
+        (mavlink2.MAV_TYPE_COAXIAL, VehicleFamily.COPTER),
         (mavlink2.MAV_TYPE_FIXED_WING, VehicleFamily.PLANE),
         (mavlink2.MAV_TYPE_VTOL_TILTROTOR, VehicleFamily.PLANE),
         (mavlink2.MAV_TYPE_GROUND_ROVER, VehicleFamily.ROVER),
@@ -42,6 +45,32 @@ pytestmark = pytest.mark.pure
 def test_the_heartbeat_type_names_the_firmware_family(mav_type: int, family: VehicleFamily) -> None:
     """GIVEN a HEARTBEAT type WHEN classified THEN the family whose parameter names apply."""
     assert family_from_mav_type(mav_type) is family
+
+
+@pytest.mark.parametrize(
+    ("mav_type", "frame", "family"),
+    [
+        (mavlink2.MAV_TYPE_QUADROTOR, None, VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_QUADROTOR, "HELI_QUAD", VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_HEXAROTOR, "heli", VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_HELICOPTER, "HELI", VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_HELICOPTER, "HELI_DUAL", VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_COAXIAL, "COAX", VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_COAXIAL, "HELI_DUAL", VehicleFamily.HELI),
+        (mavlink2.MAV_TYPE_QUADROTOR, "QUAD/X", VehicleFamily.COPTER),
+        (mavlink2.MAV_TYPE_FIXED_WING, "HELI", VehicleFamily.PLANE),
+        (mavlink2.MAV_TYPE_GROUND_ROVER, None, VehicleFamily.ROVER),
+        (None, "HELI", VehicleFamily.UNKNOWN),
+    ],
+)
+def test_the_banners_frame_tells_a_helicopter_from_a_multirotor(
+    mav_type: int | None, frame: str | None, family: VehicleFamily
+) -> None:
+    """GIVEN a HEARTBEAT type and the frame of the banner's "Frame:" line (or none yet)
+    WHEN the connected vehicle is classified
+    THEN a copter or helicopter type follows the frame (HELI... is a helicopter, any other frame a
+    multirotor), and any other type keeps its family."""
+    assert family_of_vehicle(mav_type, frame) is family
 
 
 @pytest.mark.parametrize(

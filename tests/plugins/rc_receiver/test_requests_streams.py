@@ -129,6 +129,22 @@ def test_accepted_streams_that_never_come_are_asked_again_a_bounded_number_of_ti
     assert len(link.commands()) == 2 * (1 + MAX_REPEATED_REQUESTS)
 
 
+def test_unanswered_requests_followed_by_no_stream_are_asked_again_a_bounded_number_of_times() -> None:
+    """
+    GIVEN both requests sent while the vehicle reboots: never answered, and no stream comes
+    WHEN the streams are expected for longer and longer
+    THEN they are asked again 3 times, and then no more (a refusal would be final)
+    """
+    streams, commands, clock = requests_to()
+    link = RecordingLink()
+    for _round in range(MAX_REPEATED_REQUESTS + 3):
+        streams.request_if_needed(link, TARGET, clock.now, [])
+        clock.now += STREAMS_EXPECTED_WITHIN_S + 0.1
+        commands.expire()
+    assert {status.outcome for status in streams.statuses()} == {IntervalRequestOutcome.NO_ANSWER}
+    assert len(link.commands()) == 2 * (1 + MAX_REPEATED_REQUESTS)
+
+
 def test_streams_that_came_after_the_request_are_not_asked_again() -> None:
     """
     GIVEN both requests accepted and an RC_CHANNELS read after them
@@ -142,6 +158,36 @@ def test_streams_that_came_after_the_request_are_not_asked_again() -> None:
     clock.now += STREAMS_EXPECTED_WITHIN_S + 1.0
     streams.request_if_needed(link, TARGET, clock.now, [clock.now - 0.5])
     assert len(link.commands()) == 2
+
+
+def test_streams_that_came_and_stopped_are_asked_again_once_per_silence() -> None:
+    """
+    GIVEN both requests accepted and both streams read for a while after them, on a link that
+          stays up (a telemetry radio) while the vehicle reboots to its default rates
+    WHEN neither stream has come for longer than they are expected within, and later they come
+         again for a while and stop again
+    THEN the streams are asked for again once after each silence (the reboot's new boot clock
+         arrives with them), and not while they come
+    """
+    streams, commands, clock = requests_to()
+    link = RecordingLink()
+    streams.request_if_needed(link, TARGET, clock.now, [])
+    accept_all(commands)
+    for _silence in range(2):
+        for _tick in range(20):  # the streams come for 4 s
+            clock.now += 0.2
+            streams.request_if_needed(link, TARGET, clock.now, [clock.now, clock.now - 0.1])
+        stopped_at = clock.now
+        asked = len(link.commands())
+        while clock.now < stopped_at + STREAMS_EXPECTED_WITHIN_S - 0.05:
+            clock.now += 0.1
+            streams.request_if_needed(link, TARGET, clock.now, [stopped_at, stopped_at - 0.1])
+        assert len(link.commands()) == asked
+        clock.now += 0.1
+        streams.request_if_needed(link, TARGET, clock.now, [stopped_at, stopped_at - 0.1])
+        accept_all(commands)
+        assert len(link.commands()) == asked + 2
+    assert link.commands()[-2:] == [(65, 200_000), (1, 200_000)]
 
 
 def test_without_a_known_vehicle_the_requests_are_not_sent_and_say_why() -> None:

@@ -354,3 +354,30 @@ def test_without_channel_values_the_program_is_not_told_to_push() -> None:
     assert test.wanted(COPTER_AXES) == ("throttle", False)
     test.update(5.0 + SETTLE_S, COPTER_AXES, rest, by_program=True, family=VehicleFamily.COPTER)
     assert test.wanted(COPTER_AXES) == ("throttle", True)
+
+
+def test_one_stale_reading_at_1_hz_after_a_reconnection_is_not_the_throttle_s_rest() -> None:
+    """
+    GIVEN the program's own transmitter after a reconnection: the receiver's values arrive once a
+          second, and the first one still shows the throttle pushed up (sent before the program's
+          rest reached the flight controller), while the check polls ten times a second
+    WHEN the program runs the throttle's part of the stick step
+    THEN the throttle is found correct on channel 3, pushed up from its rest at the low end: one
+         reading shown for several polls is not a rest, so the way down from it is no reversed push
+    """
+    test = StickTest()
+    stale = {1: 1500, 2: 1500, 3: 1900, 4: 1500}
+    reading, read_at = stale, 0.0
+    poll_s = 0.1
+    for tick in range(100):
+        now = round(tick * poll_s, 6)
+        if tick and tick % 10 == 0:
+            wanted = test.wanted(COPTER_AXES)
+            pushed = wanted is not None and wanted == ("throttle", True)
+            reading, read_at = {1: 1500, 2: 1500, 3: 1900 if pushed else 1000, 4: 1500}, now
+        test.update(now, COPTER_AXES, reading, by_program=True, family=VehicleFamily.COPTER, read_at=read_at)
+        if "throttle" in test.observations():
+            break
+    assert outcome(test, "throttle") == (StickOutcome.CORRECT, 3)
+    observation = test.observations()["throttle"]
+    assert (observation.rest_us, observation.end_us) == (1000, 1900)

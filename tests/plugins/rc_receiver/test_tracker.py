@@ -796,3 +796,21 @@ def test_the_crsf_rules_stay_quiet_for_another_protocol_and_for_a_good_crsf_set_
     with ModelHarness() as other:
         with_parameters(other, RC_PROTOCOLS=512, RSSI_TYPE=3, FLTMODE_CH=8, RC_OPTIONS=8192 + 32)
         assert not crsf_codes & set(codes(decoding(other, b"RCInput: decoding CRSF (Bytes)")))
+
+
+def test_a_helicopter_that_reports_a_multirotor_type_is_a_heli_by_its_banner(harness: ModelHarness) -> None:
+    """
+    GIVEN a vehicle whose HEARTBEAT says quadrotor
+    WHEN its banner arrives with "Frame: HELI_QUAD", as ArduCopter's helicopter build says it
+    THEN the check takes it for a helicopter: its family is Heli and its throttle channel's role
+         is the collective
+    """
+    harness.model.activate()
+    state = harness.poll_until(lambda s: s.guided.mav_type is not None, "the vehicle's HEARTBEAT")
+    assert state.guided.family is VehicleFamily.COPTER
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, b"ArduCopter V4.7.0-dev (90700977)"))
+    harness.vehicle.send(mavlink2.MAVLink_statustext_message(6, b"Frame: HELI_QUAD"))
+    state = harness.poll_until(lambda s: s.guided.family is VehicleFamily.HELI, "the banner's frame")
+    state = live_receiver(harness)
+    roles = {channel.number: channel.role for channel in state.guided.channels}
+    assert roles[3] == "collective"

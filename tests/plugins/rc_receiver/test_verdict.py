@@ -208,8 +208,9 @@ def test_no_failsafe_after_switching_off_fails_with_its_most_likely_cause() -> N
         ({"values": {"RC_OPTIONS": float(RC_OPTION_IGNORE_FAILSAFE_BIT)}}, "RC_OPTIONS bit 2"),
         ({"values": {}}, "a throttle below FS_THR_VALUE."),
         ({"family": VehicleFamily.PLANE, "values": {"THR_FS_VALUE": 950.0}}, "THR_FS_VALUE = 950 µs"),
+        ({"family": VehicleFamily.HELI}, "or to a collective below FS_THR_VALUE = 975 µs."),
     ],
-    ids=["sticks-moving", "ignore-failsafe-bit", "threshold-unknown", "plane"],
+    ids=["sticks-moving", "ignore-failsafe-bit", "threshold-unknown", "plane", "heli"],
 )
 def test_the_cause_of_no_failsafe_is_the_most_telling_one(changes: dict[str, object], words: str) -> None:
     """

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import amc_rc_receiver
 from amc_rc_receiver.plugins.rc_receiver import wording
+from amc_rc_receiver.plugins.rc_receiver.evidence import stick_role
 from amc_rc_receiver.plugins.rc_receiver.firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     STALE_AFTER_S,
@@ -223,6 +224,26 @@ def test_the_stick_instruction_speaks_to_the_person_or_of_the_program() -> None:
     assert "pushes its pitch stick" in wording.stick_instruction(
         COPTER, StickPrompt("pitch", 3, 4, True, True)
     )
+
+
+def test_a_helicopter_is_asked_for_its_collective_not_a_throttle() -> None:
+    """
+    GIVEN a helicopter, whose throttle channel sets the collective pitch
+    WHEN its stick step, its throttle channel's role and a stick's result are worded
+    THEN each says "collective" and none says "throttle"
+    """
+    heli = VehicleFamily.HELI
+    texts = [
+        wording.stick_instruction(heli, StickPrompt("throttle", 1, 4)),
+        wording.stick_instruction(heli, StickPrompt("pitch", 3, 4)),
+        wording.stick_instruction(heli, StickPrompt("throttle", 1, 4, True, True)),
+        wording.channel_role_text(ChannelEvidence(3, role=stick_role(heli, "RCMAP_THROTTLE"))),
+    ]
+    assert texts[0].startswith("Stick 1 of 4: from the bottom, push the collective stick fully up")
+    assert texts[1].endswith("the other sticks centred and the collective down.")
+    assert "pushes its collective stick" in texts[2]
+    assert texts[3] == "Collective"
+    assert not [text for text in texts if "throttle" in text.lower()]
 
 
 def test_each_stick_outcome_has_a_label_and_an_unknown_one_keeps_its_value() -> None:

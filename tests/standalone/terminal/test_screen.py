@@ -135,6 +135,52 @@ def test_link_error_and_restore_are_events() -> None:
     assert "Link restored" in describe_events(broken, LIVE)
 
 
+def _requests(
+    outcome: IntervalRequestOutcome, reason: str | None = None
+) -> tuple[IntervalRequestStatus, ...]:
+    return (
+        IntervalRequestStatus("RC_CHANNELS", 65, 200_000, outcome, reason),
+        IntervalRequestStatus("SYS_STATUS", 1, 200_000, outcome, reason),
+    )
+
+
+def test_a_followed_link_s_loss_and_return_leave_their_sentence_to_the_follower() -> None:
+    """
+    GIVEN a run that follows its link (the follower says "USB port closed…" and "Reconnected…")
+    WHEN the model's snapshots go through a USB loss (the connection closed, the failsafe and the
+         receiver unknown, both stream requests failing, then not connected and not requested) and
+         back (the link up, both requests asked for again, then accepted)
+    THEN the terminal adds no line of its own for the loss or the return, and says each request's
+         answer once the vehicle gives it; without a follower the link error and its end are said
+    """
+    live = RCReceiverState(
+        receiver_present=True,
+        failsafe=FailsafeStatus.NOT_ACTIVE,
+        interval_requests=_requests(IntervalRequestOutcome.ACCEPTED),
+    )
+    closed = RCReceiverState(
+        link_error="The flight controller closed the connection.",
+        interval_requests=_requests(IntervalRequestOutcome.SEND_FAILED, "the connection is closed."),
+    )
+    gone = RCReceiverState(
+        link_error="Not connected to a flight controller.",
+        interval_requests=_requests(IntervalRequestOutcome.NOT_REQUESTED),
+    )
+    back = RCReceiverState(interval_requests=_requests(IntervalRequestOutcome.PENDING))
+    answered = RCReceiverState(interval_requests=_requests(IntervalRequestOutcome.ACCEPTED))
+    said = [
+        describe_events(before, after, links_followed=True)
+        for before, after in ((live, closed), (closed, gone), (gone, back))
+    ]
+    assert said == [[], [], []]
+    assert describe_events(back, answered, links_followed=True) == [
+        "RC_CHANNELS interval request: accepted",
+        "SYS_STATUS interval request: accepted",
+    ]
+    assert "Link error: The flight controller closed the connection." in describe_events(live, closed)
+    assert "Link restored" in describe_events(gone, back)
+
+
 def test_bridge_summary_names_the_link_and_counts_both_directions() -> None:
     """GIVEN a bridge snapshot WHEN summarised THEN counts, rates and frame bookkeeping are shown."""
     link = LinkSnapshot(

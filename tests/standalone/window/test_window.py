@@ -506,3 +506,24 @@ def test_a_parameter_file_is_read_off_the_window_thread_which_keeps_ticking(
     assert len(table.rows) == 60_000
     assert table.rows[0][:2] == ("P00000", "0")
     assert ticks
+
+
+def test_the_offer_to_save_earlier_tests_says_how_many_older_ones_were_dropped(
+    window: StandaloneWindow,
+) -> None:
+    """
+    GIVEN a run with link losses, each ending a test the session keeps (the newest five)
+    WHEN one test was kept, then five with none dropped, then five with three older ones dropped
+    THEN the bar offers to save the one test, then the five, then the five and says three were
+         dropped
+    """
+    bar = window.connection_bar
+    said = []
+    for kept, dropped in ((1, 0), (5, 0), (5, 3)):
+        bar.show_earlier_tests(kept, dropped)
+        said.append(str(bar.earlier_button.cget("text")))
+    assert said == [
+        "Save the test before the reconnection…",
+        "Save the 5 tests before the reconnections…",
+        "Save the 5 tests before the reconnections (3 older dropped)…",
+    ]

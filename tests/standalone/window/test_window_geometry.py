@@ -12,7 +12,9 @@ asked of a person with its picture and *Skip this stick*), so a step added later
 without a change here.
 The readings a person came for (the verdict, the current step with its buttons, CH1-CH5, RSSI and
 the receiver status) must be in view without scrolling, and the bridge strip is measured closed
-and opened on three busy links.
+and opened on three busy links.  At 1280x720 the same holds with the SITL console `--sitl` adds
+under the step, filled as a running SITL fills it (a real `tests/standalone/window/test_window_sitl.py`
+window checks it on SITL itself).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import pytest
 from amc_rc_receiver import install_language
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
+    ExtraChannel,
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -37,10 +40,14 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     StickOutcome,
     StickPrompt,
     StickResult,
+    SwitchPosition,
 )
+from amc_rc_receiver.sitl.config import SitlConfig
+from amc_rc_receiver.sitl.runner import SitlRunner
 from amc_rc_receiver.standalone.options import DEMO_DEVICE
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.geometry import DEFAULT_GEOMETRY
+from amc_rc_receiver.standalone.window.sitl_panel import show_console
 from amc_rc_receiver.standalone.window.window import StandaloneWindow
 from tests.support.bridge_snapshots import BUSY_SNAPSHOT
 from tests.support.geometry import fully_in_view, layout_problems
@@ -139,8 +146,28 @@ def with_step(base: RCReceiverState, step: GuideStep) -> RCReceiverState:
             findings=(long_finding, *check.findings),
             radio_messages=messages,
             sticks=STICK_RESULTS,
+            extra_channels=EXTRA_CHANNELS,
         ),
     )
+
+
+# All 18 channels delivered, the channels beyond CH5 with the longest words they can have: a mode
+# channel with an option, ArduPilot's longest function names, readings and ranges of four digits.
+EXTRA_CHANNELS = tuple(
+    ExtraChannel(
+        number,
+        pwm=1999,
+        min_us=1000,
+        max_us=1999,
+        role="flight_mode" if number == 6 else None,
+        option=176 if number % 2 else 97,
+        function="Quadplane Fwd Throttle Override enable"
+        if number % 2
+        else "Windvane home heading direction offset",
+        position=SwitchPosition.MIDDLE,
+    )
+    for number in range(6, 19)
+)
 
 
 # Every outcome with text of its own, the longest ones first.
@@ -211,3 +238,46 @@ def test_every_guided_step_reads_whole_when_shown_at_each_size_and_language(
     root.update()
     root.update()
     assert_reads_whole(root, "with the bridge strip open")
+
+
+# What a SITL console shows while SITL runs: its own lines and the runner's notes, some long.
+SITL_CONSOLE_LINES = (
+    ("Setting SIM_RC_FAIL 1", True),
+    ("Starting sketch 'ArduCopter'", True),
+    ("JSON received: timestamp imu position attitude velocity rc", True),
+    ("bind port 5760 for SERIAL0; SERIAL0 on TCP port 5760; bind port 5762 for SERIAL1", True),
+    ("Transmitter off: no pulses (SIM_RC_FAIL = 1 on the control link)", False),
+    ("SITL confirmed SIM_RC_FAIL = 0.", False),
+)
+
+
+@pytest.mark.parametrize("tk_geometry", ["1280x720"])
+def test_the_readings_stay_in_view_with_the_sitl_console_shown(window: StandaloneWindow) -> None:
+    """GIVEN the window at 1280x720, in English or German, with the SITL console that `--sitl` adds
+    under the step, filled as a running SITL fills it
+    WHEN it shows the demo's own state and then each step of the guided test in turn
+    THEN the console is closed to its summary line, nothing is clipped, and the verdict, the current
+    step with its buttons, CH1-CH5, RSSI and the receiver status stay in view unscrolled."""
+    root = window.root
+    runner = SitlRunner(SitlConfig(Path("arducopter")))
+    for text, from_sitl in SITL_CONSOLE_LINES * 3:
+        runner.console.append(text, from_sitl=from_sitl)
+    panel = show_console(root, runner, before=window.step_frame)
+    panel.refresh()
+    root.update()
+    root.update()
+    view = receiver_view(window)
+    assert panel.winfo_ismapped()
+    assert panel.winfo_rooty() >= window.step_frame.winfo_rooty() + window.step_frame.winfo_height()
+    # A 720 px window gives the room to the check: the console shows its summary, its title opens it.
+    assert not panel.expanded
+    assert panel.winfo_rooty() + panel.winfo_height() <= root.winfo_rooty() + root.winfo_height()
+    assert_reads_whole(root, "with the SITL console")
+    assert_readings_in_view(view)
+
+    base = demo_state(window)
+    window.host.pause()
+    for step in GuideStep:
+        view.render(with_step(base, step))
+        root.update()
+        assert_reads_whole(root, f"with the SITL console at the step {step.name}")

@@ -6,9 +6,9 @@ Each rule is a pure function of `FindingInputs` that returns findings in plain w
 parameter, its value and what to do; `parameter_findings` runs them all in table order.  A rule
 says nothing about a parameter whose value is not known yet, so a finding never rests on a guess.
 The rules are grouped by what they look at: RC failsafe (`failsafe`), the receiver's set-up
-(`receiver_setup`), what ArduPilot refuses at arming (`arming`), what ArduPilot's own pre-arm
-checks answered (`prearm_answer`), the step file and unavailable parameters (`step_file`), and the
-stick step (`rc_receiver.sticks`).
+(`receiver_setup`), what ArduPilot refuses at arming (`arming`, and the motor interlock in
+`interlock`), what ArduPilot's own pre-arm checks answered (`prearm_answer`), the step file and
+unavailable parameters (`step_file`), and the stick step (`rc_receiver.sticks`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .arming import (
 )
 from .failsafe import failsafe_enable, failsafe_pwm, failsafe_timeout, failsafe_trigger, rssi_held
 from .inputs import FindingInputs, Rule
+from .interlock import motor_interlock
 from .prearm_answer import prearm_answer
 from .receiver_setup import crsf_rules, protocols_all, rc_options, rc_override_time, rc_protocols, rssi_type
 from .step_file import step_file_differs, unavailable
@@ -47,6 +48,7 @@ RULES: tuple[Rule, ...] = (
     stick_calibration,
     stick_channel_option,
     prearm_answer,
+    motor_interlock,
     failsafe_timeout,
     rc_override_time,
     rssi_type,

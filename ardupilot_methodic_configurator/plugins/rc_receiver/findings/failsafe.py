@@ -69,6 +69,8 @@ def failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
         return
     name = table.failsafe_pwm
     value = inputs.values[name]
+    # A helicopter's throttle channel is its collective, and ArduPilot calls it so.
+    heli = inputs.family is VehicleFamily.HELI
     if inputs.family in (VehicleFamily.COPTER, VehicleFamily.HELI) and value < MIN_FAILSAFE_PWM:
         yield Finding(
             "failsafe_pwm_too_low",
@@ -76,9 +78,11 @@ def failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
             _(
                 "{name} = {value} is below {minimum} µs: ArduCopter refuses to arm (PreArm: Check {name})."
             ).format(name=name, value=number_text(value), minimum=MIN_FAILSAFE_PWM),
-            _("Set {name} between {minimum} µs and 10 µs below the throttle minimum.").format(
-                name=name, minimum=MIN_FAILSAFE_PWM
-            ),
+            (
+                _("Set {name} between {minimum} µs and 10 µs below the collective minimum.")
+                if heli
+                else _("Set {name} between {minimum} µs and 10 µs below the throttle minimum.")
+            ).format(name=name, minimum=MIN_FAILSAFE_PWM),
             name,
             value,
         )
@@ -88,9 +92,16 @@ def failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
         yield Finding(
             "failsafe_pwm_not_below_throttle_min",
             Severity.BLOCKING,
-            _(
-                "{name} = {value} µs is not at least {margin} µs below {minimum_name} = {minimum} µs: the "
-                "throttle's normal low end counts as signal loss."
+            (
+                _(
+                    "{name} = {value} µs is not at least {margin} µs below {minimum_name} = {minimum} µs: "
+                    "the collective's normal low end counts as signal loss."
+                )
+                if heli
+                else _(
+                    "{name} = {value} µs is not at least {margin} µs below {minimum_name} = {minimum} µs: "
+                    "the throttle's normal low end counts as signal loss."
+                )
             ).format(
                 name=name,
                 value=number_text(value),
@@ -109,13 +120,28 @@ def failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
         yield Finding(
             "throttle_below_failsafe_pwm",
             Severity.WARNING,
-            _(
-                "With the transmitter on, the throttle went down to {low} µs, at or below {name} = "
-                "{value} µs: the flight controller is in RC failsafe with the throttle at idle."
+            (
+                _(
+                    "With the transmitter on, the collective went down to {low} µs, at or below {name} = "
+                    "{value} µs: the flight controller is in RC failsafe with the collective down "
+                    "(PreArm: Collective below Failsafe)."
+                )
+                if heli
+                else _(
+                    "With the transmitter on, the throttle went down to {low} µs, at or below {name} = "
+                    "{value} µs: the flight controller is in RC failsafe with the throttle at idle."
+                )
             ).format(low=low, name=name, value=number_text(value)),
-            _(
-                "Raise the transmitter's throttle low end (or lower {name}) so that only signal loss "
-                "goes below it."
+            (
+                _(
+                    "Raise the transmitter's collective low end (or lower {name}) so that only signal "
+                    "loss goes below it."
+                )
+                if heli
+                else _(
+                    "Raise the transmitter's throttle low end (or lower {name}) so that only signal loss "
+                    "goes below it."
+                )
             ).format(name=name),
             name,
             value,
@@ -124,13 +150,22 @@ def failsafe_pwm(inputs: FindingInputs) -> Iterable[Finding]:
         yield Finding(
             "throttle_low_end_no_margin",
             Severity.WARNING,
-            _(
-                "The throttle's low end is {low} µs, less than {margin} µs above {name} = {value} µs: a "
-                "little drift at idle is enough for RC failsafe."
+            (
+                _(
+                    "The collective's low end is {low} µs, less than {margin} µs above {name} = {value} "
+                    "µs: a little drift with the collective down is enough for RC failsafe."
+                )
+                if heli
+                else _(
+                    "The throttle's low end is {low} µs, less than {margin} µs above {name} = {value} µs: a "
+                    "little drift at idle is enough for RC failsafe."
+                )
             ).format(low=low, margin=FAILSAFE_PWM_MARGIN, name=name, value=number_text(value)),
-            _("Lower {name}, or raise the transmitter's throttle low end, to leave a margin.").format(
-                name=name
-            ),
+            (
+                _("Lower {name}, or raise the transmitter's collective low end, to leave a margin.")
+                if heli
+                else _("Lower {name}, or raise the transmitter's throttle low end, to leave a margin.")
+            ).format(name=name),
             name,
             value,
         )
@@ -209,9 +244,16 @@ def failsafe_trigger(inputs: FindingInputs) -> Iterable[Finding]:
         yield Finding(
             "failsafe_by_low_throttle",
             Severity.INFO,
-            _(
-                "RC failsafe came from a low throttle: the receiver kept sending pulses, with throttle "
-                "{throttle} µs, below {name} = {value} µs (a throttle failsafe)."
+            (
+                _(
+                    "RC failsafe came from a low collective: the receiver kept sending pulses, with the "
+                    "collective at {throttle} µs, below {name} = {value} µs (a throttle failsafe)."
+                )
+                if inputs.family is VehicleFamily.HELI
+                else _(
+                    "RC failsafe came from a low throttle: the receiver kept sending pulses, with throttle "
+                    "{throttle} µs, below {name} = {value} µs (a throttle failsafe)."
+                )
             ).format(throttle=throttle, name=table.failsafe_pwm, value=number_text(threshold)),
             _(
                 "That works while the receiver is powered; a receiver set to stop its output (no pulses) "

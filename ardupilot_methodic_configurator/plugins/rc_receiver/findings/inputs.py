@@ -44,6 +44,8 @@ class FindingInputs:
     delivered_channels: int | None = None
     # ArduPilot's answers to the check's requests to run its pre-arm checks, in the order asked.
     prearm: tuple[PrearmAnswer, ...] = ()
+    # Channel number -> its latest PWM (µs) in this test: where a switch stands.
+    channel_pwm: Mapping[int, int] = field(default_factory=dict)
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]

@@ -20,12 +20,15 @@ from ..firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
 from ..snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
+    ExtraChannel,
     Finding,
     FlightModeReading,
     GuidedTest,
     GuideStep,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    ModeOutcome,
+    ModeSlotVisit,
     PrearmMoment,
     RadioMessage,
     RCReceiverState,
@@ -33,6 +36,8 @@ from ..snapshot import (
     StickOutcome,
     StickPrompt,
     StickResult,
+    SwitchPosition,
+    SwitchPrompt,
     VerdictResult,
 )
 
@@ -175,6 +180,7 @@ def role_label(role: str | None) -> str:
         "roll": _("Roll"),
         "pitch": _("Pitch"),
         "throttle": _("Throttle"),
+        "collective": _("Collective"),
         "yaw": _("Yaw"),
         "steering": _("Steering"),
         FLIGHT_MODE_ROLE: _("Flight mode"),
@@ -201,7 +207,9 @@ def stick_name(family: VehicleFamily, axis: str) -> str:
             "yaw": _("rudder (yaw)"),
         }
     else:
-        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": _("throttle"), "yaw": _("yaw")}
+        # A helicopter's throttle stick sets the collective pitch.
+        throttle = _("collective") if family is VehicleFamily.HELI else _("throttle")
+        names = {"roll": _("roll"), "pitch": _("pitch"), "throttle": throttle, "yaw": _("yaw")}
     return names.get(axis, axis)
 
 
@@ -229,6 +237,11 @@ def stick_instruction(family: VehicleFamily, prompt: StickPrompt) -> str:
         return _(
             "Stick {number} of {count}: from the bottom, push the {stick} stick {action} and hold it there, "
             "the other sticks centred."
+        ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
+    if family is VehicleFamily.HELI:
+        return _(
+            "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other "
+            "sticks centred and the collective down."
         ).format(number=prompt.number, count=prompt.count, stick=name, action=action)
     return _(
         "Stick {number} of {count}: push the {stick} stick {action} and hold it there, the other sticks "
@@ -295,6 +308,7 @@ def guide_instruction(check: GuidedTest) -> str:
     texts = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
         GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.FLIP_SWITCHES: _("Flip the mode switch through its positions and each aux switch once."),
         GuideStep.SWITCH_OFF: _("The program switches its transmitter off now.")
         if automatic
         else _("Switch the transmitter off now, then press \u201cIt is off\u201d."),
@@ -313,6 +327,8 @@ def guide_instruction(check: GuidedTest) -> str:
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(check.family, guide.stick)
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        return switch_instruction(guide.switches)
     return texts[guide.step]
 
 
@@ -331,6 +347,36 @@ def channel_span_text(channel: ChannelEvidence | None) -> str:
     return _("span {span} µs").format(span=channel.span_us)
 
 
+def switch_position_label(position: SwitchPosition | None) -> str:
+    """The auxiliary switch position ArduPilot reads, in words ("" when it reads none)."""
+    labels = {
+        SwitchPosition.LOW: _("low"),
+        SwitchPosition.MIDDLE: _("middle"),
+        SwitchPosition.HIGH: _("high"),
+    }
+    return "" if position is None else labels[position]
+
+
+def option_function_text(channel: ExtraChannel) -> str:
+    """The channel's ``RCn_OPTION`` by ArduPilot's name, else its number ("" when it has none)."""
+    if channel.option is None:
+        return ""
+    return channel.function or _("option {number}").format(number=channel.option)
+
+
+def extra_channel_role_text(channel: ExtraChannel) -> str:
+    """What a channel beyond CH5 does: its stick or mode role, its auxiliary function, or both."""
+    role = role_label(channel.role)
+    function = option_function_text(channel)
+    if role and function:
+        return _("{role} + {function}").format(role=role, function=function)
+    return role or function or _("no function")
+
+
+def extra_channel_span_text(channel: ExtraChannel) -> str:
+    return "" if channel.span_us is None else _("span {span} µs").format(span=channel.span_us)
+
+
 def flight_mode_text(reading: FlightModeReading | None) -> str:
     if reading is None:
         return ""
@@ -346,7 +392,83 @@ def flight_mode_text(reading: FlightModeReading | None) -> str:
     )
     if reading.channel_is_default:
         text += " " + _("(default channel)")
+    if reading.reported_mode_number is not None:
+        text += "; " + _("the flight controller reports {mode}").format(
+            mode=reading.reported_mode_name or _("mode {number}").format(number=reading.reported_mode_number)
+        )
+    if reading.near_band_end is not None:
+        text += " " + _("(within 15 µs of the band end at {end} µs)").format(end=reading.near_band_end)
     return text
+
+
+def _channel_list(channels: tuple[int, ...]) -> str:
+    return ", ".join(f"CH{channel}" for channel in channels)
+
+
+def switch_instruction(prompt: SwitchPrompt) -> str:
+    """The switch step: what is asked of the person (or what the program does), and what was seen."""
+    parts = []
+    if prompt.by_program:
+        if prompt.mode_channel is not None:
+            parts.append(
+                _("The program moves its mode switch (CH{channel}) through the six slots.").format(
+                    channel=prompt.mode_channel
+                )
+            )
+        if prompt.aux_channels:
+            parts.append(
+                _("It flips each aux switch once: {channels}.").format(
+                    channels=_channel_list(prompt.aux_channels)
+                )
+            )
+    else:
+        if prompt.mode_channel is not None:
+            parts.append(
+                _("Flip the mode switch (CH{channel}) through all its positions.").format(
+                    channel=prompt.mode_channel
+                )
+            )
+        if prompt.aux_channels:
+            parts.append(
+                _("Flip each aux switch once: {channels}.").format(
+                    channels=_channel_list(prompt.aux_channels)
+                )
+            )
+        parts.append(_("The test goes on once all were seen, or 20 s after the last change."))
+    if prompt.mode_channel is not None:
+        seen = ", ".join(str(slot) for slot in prompt.slots_seen) or _("none")
+        parts.append(_("Slots seen: {slots}.").format(slots=seen))
+    if prompt.aux_channels:
+        flipped = _channel_list(prompt.aux_flipped) or _("none")
+        parts.append(_("Aux switches flipped: {channels}.").format(channels=flipped))
+    return " ".join(parts)
+
+
+def mode_outcome_label(outcome: ModeOutcome) -> str:
+    labels = {
+        ModeOutcome.ENTERED: _("entered"),
+        ModeOutcome.REFUSED: _("not entered"),
+        ModeOutcome.UNCONFIRMED: _("not confirmed"),
+    }
+    return labels[outcome]
+
+
+def mode_slot_text(visit: ModeSlotVisit) -> str:
+    """One visited slot: its mode and what the vehicle did (e.g. "slot 3 LOITER: entered")."""
+    mode = visit.mode_name or (
+        _("mode {number}").format(number=visit.mode_number) if visit.mode_number is not None else _("unknown")
+    )
+    return _("slot {slot} {mode}: {outcome}").format(
+        slot=visit.slot, mode=mode, outcome=mode_outcome_label(visit.outcome)
+    )
+
+
+def mode_slots_text(slots: tuple[ModeSlotVisit, ...]) -> str:
+    """The slots visited during the test, for the verdict and the views; empty when none."""
+    if not slots:
+        return ""
+    ordered = sorted(slots, key=lambda visit: visit.slot)
+    return _("Mode switch: {slots}.").format(slots="; ".join(mode_slot_text(visit) for visit in ordered))
 
 
 def finding_text(finding: Finding) -> str:

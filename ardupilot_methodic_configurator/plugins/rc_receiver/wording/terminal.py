@@ -8,6 +8,7 @@ from .... import _
 from ..readings import RSSI_MAX
 from ..snapshot import (
     ChannelEvidence,
+    ExtraChannel,
     FailsafeStatus,
     Finding,
     GuideStep,
@@ -15,7 +16,17 @@ from ..snapshot import (
     RadioMessage,
     RCReceiverState,
 )
-from . import request_outcome_text, role_label, rssi_is_link_quality, stick_instruction, yes_no_unknown_text
+from . import (
+    extra_channel_role_text,
+    extra_channel_span_text,
+    request_outcome_text,
+    role_label,
+    rssi_is_link_quality,
+    stick_instruction,
+    switch_instruction,
+    switch_position_label,
+    yes_no_unknown_text,
+)
 
 
 def screen_title_text() -> str:
@@ -126,6 +137,7 @@ def terminal_step_text(state: RCReceiverState) -> str:
     common = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
         GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.FLIP_SWITCHES: _("Flip the mode switch through its positions and each aux switch once."),
         GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished."),
@@ -137,6 +149,9 @@ def terminal_step_text(state: RCReceiverState) -> str:
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         text = stick_instruction(state.guided.family, guide.stick)
         return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        text = switch_instruction(guide.switches)
+        return text if guide.switches.by_program else text + " " + _("(s: go on)")
     return texts.get(guide.step) or common[guide.step]
 
 
@@ -157,6 +172,28 @@ def channel_role_line_text(channel: ChannelEvidence) -> str:
         number=channel.number,
         role=role_label(channel.role),
         range=_("moved") if channel.moved else _("not moved"),
+    )
+
+
+def extra_channel_line_text(channel: ExtraChannel) -> str:
+    """A channel beyond CH5: its reading, its range in the test, its role and its switch position."""
+    reading = _("no reading") if channel.pwm is None else _("{pwm} µs").format(pwm=channel.pwm)
+    text = _("CH{number}: {reading}, {span}, {role}").format(
+        number=channel.number,
+        reading=reading,
+        span=extra_channel_span_text(channel) or _("no range yet"),
+        role=extra_channel_role_text(channel),
+    )
+    position = switch_position_label(channel.position)
+    return text if not position else _("{channel}, switch {position}").format(channel=text, position=position)
+
+
+def switch_moved_text(channel: ExtraChannel) -> str:
+    """An auxiliary switch ArduPilot now reads in another position."""
+    return _("CH{number} {role}: switch {position}").format(
+        number=channel.number,
+        role=extra_channel_role_text(channel),
+        position=switch_position_label(channel.position),
     )
 
 

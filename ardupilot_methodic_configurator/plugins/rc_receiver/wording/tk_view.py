@@ -19,6 +19,7 @@ def view_label(name: str) -> str:
     labels: dict[str, str] = {
         "title": _("RC receiver check"),
         "channels": _("Channels"),
+        "extra_channels": _("Channels beyond CH5"),
         "status": _("Receiver status"),
         "guided_test": _("Guided transmitter test"),
         "findings": _("Parameter findings"),
@@ -35,6 +36,7 @@ def view_label(name: str) -> str:
         "off": _("It is off"),
         "on": _("It is on"),
         "skip": _("Skip this stick"),
+        "skip_switches": _("Skip the switches"),
         "save": _("Save report…"),
         "reset": _("Start a new test"),
         "held_values": _("RC failsafe: these are the last values held, not live input."),
@@ -46,6 +48,11 @@ def view_label(name: str) -> str:
         "needs_flight_controller": _("The RC receiver check needs a connected flight controller."),
     }
     return labels[name]
+
+
+def extra_channel_headers() -> tuple[str, str, str, str, str]:
+    """The column titles of the table of the channels beyond CH5."""
+    return _("Channel"), _("PWM"), _("Range"), _("Role"), _("Switch")
 
 
 ButtonName = Literal["off", "on", "skip", "save", "reset"]
