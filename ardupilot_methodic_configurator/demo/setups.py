@@ -88,6 +88,8 @@ class DemoSetup:
     rssi_held: bool = False
     # The transmitter's model: its channel order and the sticks it reverses.
     sticks: StickLayout = field(default_factory=StickLayout)
+    # A mode-switch slot set to a mode the vehicle refuses on the ground (`REFUSED_MODE`).
+    refused_slot: int | None = None
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,14 @@ _ROVER_SPECS = _with(
         *_modes("MODE", "MODE_CH", 8),
     ],
 )
+# A mode each vehicle refuses on the ground (demo.flight_modes): SMART_RTL (Copter, Heli: no path
+# yet), QSTABILIZE (Plane without Q_ENABLE), SMART_RTL (Rover).
+REFUSED_MODE: dict[DemoVehicle, int] = {
+    DemoVehicle.COPTER: 21,
+    DemoVehicle.HELI: 21,
+    DemoVehicle.PLANE: 17,
+    DemoVehicle.ROVER: 12,
+}
 _COPTER_MODES = {"FLTMODE1": 0, "FLTMODE2": 2, "FLTMODE3": 5, "FLTMODE4": 6, "FLTMODE5": 16, "FLTMODE6": 9}
 PROFILES: dict[DemoVehicle, VehicleProfile] = {
     DemoVehicle.COPTER: VehicleProfile(
@@ -173,7 +183,7 @@ PROFILES: dict[DemoVehicle, VehicleProfile] = {
         int(mavlink2.MAV_TYPE_GROUND_ROVER),
         1.0,
         _ROVER_SPECS,
-        {"MODE_CH": 5, "MODE1": 0, "MODE2": 1, "MODE3": 3, "MODE4": 4, "MODE5": 10, "MODE6": 11},
+        {"MODE_CH": 5, "MODE1": 0, "MODE2": 1, "MODE3": 3, "MODE4": 4, "MODE5": 15, "MODE6": 11},
         "FS_THR_ENABLE",
         "FS_THR_VALUE",
         "MODE_CH",
@@ -246,6 +256,12 @@ SETUPS: dict[str, DemoSetup] = {
         DemoSetup("ignore-receiver", "RC_OPTIONS bit 0: the receiver is ignored", {"RC_OPTIONS": 33}),
         DemoSetup("no-protocols", "RC_PROTOCOLS 0: no receiver protocol is decoded", {"RC_PROTOCOLS": 0}),
         DemoSetup(
+            "mode-refused",
+            "mode switch slot 6 holds a mode the vehicle refuses on the ground (Copter: SMART_RTL)",
+            {"RC_PROTOCOLS": 8},
+            refused_slot=6,
+        ),
+        DemoSetup(
             "no-motor-interlock",
             "no channel is the motor interlock (RC8_OPTION 0): a heli cannot arm",
             {"RC_PROTOCOLS": 8, "RC8_OPTION": 0},
@@ -294,6 +310,10 @@ class DemoChoice:
             }
         )
         values.update({names.get(name, name): float(value) for name, value in self.demo_setup.values.items()})
+        slot = self.demo_setup.refused_slot
+        if slot is not None:
+            prefix = "MODE" if profile.mode_channel == "MODE_CH" else "FLTMODE"
+            values[f"{prefix}{slot}"] = float(REFUSED_MODE[self.vehicle])
         return values
 
     def parameters(self, *, system_id: int = 1, rc_failsafe_timeout_s: float = 1.0) -> ParameterStore:

@@ -125,6 +125,8 @@ class Transmitter:
         self._on = on
         self._hold: _Hold | None = None
         self._script: _Script | None = None
+        # Switches held where a program put them (1-based channel -> PWM), over sweeps and sticks.
+        self._switch_holds: dict[int, int] = {}
 
     @property
     def layout(self) -> StickLayout:
@@ -142,6 +144,18 @@ class Transmitter:
         """Back to the sweeps (or the pilot script)."""
         with self._lock:
             self._hold = None
+
+    def hold_switch(self, channel: int, pwm: int) -> None:
+        """Hold the switch on ``channel`` (1-based) at ``pwm`` until `release_switches`; the
+        sticks and the other switches go on as they were."""
+        if not 1 <= channel <= self._channel_count:
+            raise ValueError(f"channel {channel} is outside 1..{self._channel_count}")
+        with self._lock:
+            self._switch_holds[channel] = int(pwm)
+
+    def release_switches(self) -> None:
+        with self._lock:
+            self._switch_holds.clear()
 
     def play_script(self, axes: tuple[str, ...], *, throttle_centres: bool = False) -> None:
         """Instead of the sweeps, a pilot who pushes one stick after the other, the way a receiver
@@ -175,6 +189,7 @@ class Transmitter:
         """The stick positions at time ``t`` regardless of the on/off switch."""
         with self._lock:
             hold, script = self._hold, self._script
+            switches = tuple(self._switch_holds.items())
         if hold is None and script is not None:
             hold = _scripted_hold(script, t)
         if hold is None:
@@ -194,6 +209,8 @@ class Transmitter:
             values[self._layout.index(axis)] = self._layout.output(axis, pwm)
         values.append(switch)
         values.extend(PWM_MID for _ in range(self._channel_count - len(values)))
+        for channel, pwm in switches:
+            values[channel - 1] = pwm
         return tuple(values)
 
 

@@ -31,6 +31,7 @@ from ..net.services import ThreadedService, bind_udp, drain_udp, local_address
 from ..sim_bridge.protocols.ardupilot_json import decode_state
 from ..sim_bridge.protocols.errors import CodecError
 from ..sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
+from .flight_modes import COPTER_MODES, PLANE_MODES, ROVER_MODES, FlightModeSwitch, ModeRules
 from .gcs_protocol import GcsProtocol
 from .identity import FirmwareIdentity
 from .link_base import MavlinkLink
@@ -45,6 +46,7 @@ from .vehicle_rules import (
     RcInput,
     StreamTable,
     VehicleRcStatus,
+    prearm_receiver_texts,
 )
 
 MAV_TYPE_QUADROTOR: int = mavlink2.MAV_TYPE_QUADROTOR
@@ -157,6 +159,16 @@ class SimulatedVehicle(ThreadedService):
             raise
         self._servo_address: tuple[str, int] = local_address(self._servo_sock)
         self._peer_generation = self._link.peer_generation
+        self._protocol_parameters = store = (
+            parameters
+            if parameters is not None
+            else default_parameters(
+                system_id=system_id,
+                rc_failsafe_timeout_s=rc_failsafe_timeout_s,
+                reports_rssi=rssi_source is not None,
+            )
+        )
+        self._modes = FlightModeSwitch(_mode_rules(vehicle_type), lambda name: _value(store, name))
         self._protocol = GcsProtocol(
             mav=self._mav,
             send=self._send_mavlink,
@@ -165,17 +177,12 @@ class SimulatedVehicle(ThreadedService):
             lock=self._lock,
             build_stream_message=self._build_stream_message,
             identity=identity or FirmwareIdentity(),
-            parameters=parameters
-            if parameters is not None
-            else default_parameters(
-                system_id=system_id,
-                rc_failsafe_timeout_s=rc_failsafe_timeout_s,
-                reports_rssi=rssi_source is not None,
-            ),
+            parameters=store,
             vehicle_type=vehicle_type,
             system_id=system_id,
             component_id=component_id,
             param_rate_hz=self._link.param_rate_hz,
+            prearm_texts=self._prearm_texts,
         )
 
     # ---------------------------------------------------------------- public API
@@ -194,6 +201,18 @@ class SimulatedVehicle(ThreadedService):
         """Whether the vehicle's receiver has delivered since boot (RC failsafe needs that first)."""
         with self._lock:
             return self._rc.ever_seen
+
+    def _prearm_texts(self) -> list[str]:
+        """What ArduPilot's pre-arm checks would say of this vehicle's receiver now (on its thread)."""
+        store = self._protocol_parameters
+
+        def value(name: str) -> float | None:
+            parameter = store.by_name(name)
+            return None if parameter is None else float(parameter.value)
+
+        with self._lock:
+            in_failsafe, chancount = self._rc.in_failsafe, self._rc.chancount
+        return prearm_receiver_texts(in_failsafe=in_failsafe, chancount=chancount, value=value)
 
     @property
     def in_rc_failsafe(self) -> bool:
@@ -350,7 +369,7 @@ class SimulatedVehicle(ThreadedService):
                 self._vehicle_type,
                 mavlink2.MAV_AUTOPILOT_ARDUPILOTMEGA,
                 _BASE_MODE_DISARMED,
-                0,
+                self._flight_mode(),
                 mavlink2.MAV_STATE_STANDBY,
                 3,
             )
@@ -421,6 +440,8 @@ class SimulatedVehicle(ThreadedService):
                 self._frame_count = (self._frame_count + 1) & 0xFFFFFFFF
                 self._awaiting_reply = False
             cleared = self._rc.on_input(state.rc, now) if state.rc is not None else False
+            # The mode switch is read from what the vehicle took in (its last values survive a gap).
+            refusal = None if state.rc is None else self._modes.on_input(self._rc.channels(), now)
             # Once for each ground station: one that connects later would never hear it otherwise.
             peer = self._link.peer_generation
             announce = state.rc is not None and self._receiver_protocol is not None
@@ -433,6 +454,12 @@ class SimulatedVehicle(ThreadedService):
             )
         if cleared and self._statustext_enabled:
             self._protocol.send_statustext(RADIO_FAILSAFE_CLEARED_TEXT, mavlink2.MAV_SEVERITY_WARNING)
+        if refusal is not None and self._statustext_enabled:
+            self._protocol.send_statustext(refusal, mavlink2.MAV_SEVERITY_WARNING)
+
+    def _flight_mode(self) -> int:
+        with self._lock:
+            return self._modes.mode
 
     def _check_failsafe(self) -> None:
         now = self._clock()
@@ -440,3 +467,17 @@ class SimulatedVehicle(ThreadedService):
             started = self._rc.check(now)
         if started and self._statustext_enabled:
             self._protocol.send_statustext(RADIO_FAILSAFE_TEXT, mavlink2.MAV_SEVERITY_WARNING)
+
+
+def _mode_rules(vehicle_type: int) -> ModeRules:
+    """The mode switch of the firmware a HEARTBEAT type belongs to (Heli flies Copter's modes)."""
+    if vehicle_type == mavlink2.MAV_TYPE_FIXED_WING:
+        return PLANE_MODES
+    if vehicle_type == mavlink2.MAV_TYPE_GROUND_ROVER:
+        return ROVER_MODES
+    return COPTER_MODES
+
+
+def _value(store: ParameterStore, name: str) -> float | None:
+    parameter = store.by_name(name)
+    return None if parameter is None else parameter.value

@@ -35,7 +35,7 @@ from .rc_receiver.intake import VehicleIntake
 from .rc_receiver.link_reader import LinkError, LinkReader, Route
 from .rc_receiver.parameter_reads import ParameterReader
 from .rc_receiver.prearm import PrearmChecks
-from .rc_receiver.program_transmitter import StickMover, TransmitterSwitch
+from .rc_receiver.program_transmitter import StickMover, SwitchMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
     from_selected,
@@ -226,6 +226,12 @@ class RCReceiverDataModel:
     def set_stick_mover(self, mover: StickMover | None) -> None:
         """Let the stick step move a program-owned transmitter's sticks; ``None`` asks a person."""
         self._tracker.set_stick_mover(mover)
+        self._state = self._safe_build_state()
+
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Let the switch step move a program-owned transmitter's mode and aux switches; ``None``
+        asks a person."""
+        self._tracker.set_switch_mover(mover)
         self._state = self._safe_build_state()
 
     def skip_stick(self) -> None:

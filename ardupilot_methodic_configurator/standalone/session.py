@@ -32,6 +32,7 @@ from ..net.host_port import beyond_loopback_notice
 from ..plugins.data_model_rc_receiver import RCReceiverDataModel
 from ..plugins.rc_receiver.program_transmitter import StickHold
 from ..plugins.rc_receiver.snapshot import RCReceiverState
+from ..plugins.rc_receiver.switches import SwitchHold
 from ..sim_bridge.chains import ChainLink, circle_sentence, find_circle
 from ..sim_bridge.monitor import BridgeMonitor
 from ..sim_bridge.relay import UdpRelay
@@ -288,6 +289,23 @@ class VehicleSession:
         else:
             transmitter.hold_sticks(hold.axis, pushed=hold.pushed, throttle_centres=hold.throttle_centres)
         return ""
+
+    def hold_switch(self, hold: SwitchHold) -> str:
+        """Hold one of the simulated transmitter's switches as the switch step asks (demo or SITL);
+        a hold without a channel lets go of them all."""
+        transmitter = self._program_transmitter()
+        if transmitter is None:
+            return _("Only the simulated vehicle's switches can be moved by the program.")
+        if hold.channel is None:
+            transmitter.release_switches()
+        elif hold.channel <= transmitter.channel_count:
+            transmitter.hold_switch(hold.channel, hold.pwm)
+        return ""
+
+    def _program_transmitter(self) -> Transmitter | None:
+        if self.sitl is not None:
+            return self.sitl.transmitter
+        return None if self.demo is None else self.demo.transmitter
 
     def close(self) -> None:
         """Stop everything; safe to call more than once."""

@@ -283,3 +283,41 @@ def test_connecting_with_the_transmitter_off_and_switching_it_on_later_still_run
     assert "Verdict: PASSED - Receiver seen, sticks checked, RC failsafe" in out[finished:]
     report = validated_report(tmp_path / "evidence.json")
     assert report["verdict"]["result"] == "PASSED"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("vehicle", "refusal"),
+    [
+        ("copter", '"Mode change to SMARTRTL failed: init failed"'),
+        ("rover", '"Flight mode change failed"'),
+    ],
+)
+def test_the_programs_mode_switch_visits_six_slots_and_a_refused_one_is_a_warning(
+    vehicle: str, refusal: str, tmp_path: Path
+) -> None:
+    """
+    GIVEN the demo vehicle (Copter, Rover) with a mode it refuses on the ground in slot 6
+    WHEN the terminal view runs the whole test by itself
+    THEN it passes (exit 0), the verdict lists the six slots, slot 6 not entered, a warning quotes
+         the vehicle's own refusal, and the report lists the slots and their timeline events
+    """
+    result = run_cli(
+        "--demo", "--demo-vehicle", vehicle, "--demo-setup", "mode-refused", "--report", str(tmp_path / "r")
+    )
+
+    assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
+    verdict = next(line for line in result.stdout.splitlines() if line.startswith("Verdict: PASSED"))
+    for slot in range(1, 6):
+        assert f"slot {slot} " in verdict
+    assert "slot 6 SMART_RTL: not entered" in verdict
+    assert refusal in result.stdout
+    report = validated_report(tmp_path / "r.json")
+    slots = report["mode_slots"]
+    assert isinstance(slots, list)
+    assert [(entry["slot"], entry["outcome"]) for entry in slots] == [
+        *((slot, "entered") for slot in range(1, 6)),
+        (6, "refused"),
+    ]
+    timeline = report["timeline"]
+    assert isinstance(timeline, list)
+    assert sum(1 for event in timeline if event["kind"] == "mode_slot") == 6

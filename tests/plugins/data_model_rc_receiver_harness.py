@@ -22,9 +22,11 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver.guide import HOLD_S as EVIDENCE_HOLD_S
+from amc_rc_receiver.plugins.rc_receiver.modes import SLOT_COUNT as SWITCH_SLOT_COUNT
 from amc_rc_receiver.plugins.rc_receiver.prearm import ANSWER_WINDOW_S
-from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
+from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep, RCReceiverState
 from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
+from amc_rc_receiver.plugins.rc_receiver.switches import SLOT_WAIT_S
 from tests.support import waiting
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
@@ -300,10 +302,27 @@ def push_stick(
 
 
 def move_every_stick(harness: ModelHarness, pushes: Mapping[int, int] = STICK_PUSHES) -> RCReceiverState:
-    """The whole stick step (correct sticks by default), each let go again after."""
+    """The whole stick step (correct sticks by default), each let go again after; then the switch
+    step is passed over (`pass_switch_step`)."""
     for channel, end in pushes.items():
         push_stick(harness, channel, end)
-    return send_frame(harness, REST)
+    return pass_switch_step(harness, send_frame(harness, REST))
+
+
+def pass_switch_step(harness: ModelHarness, state: RCReceiverState) -> RCReceiverState:
+    """Past the switch step: a person goes on with s; a program's transmitter, whose vehicle here
+    answers no mode change, waits out each slot."""
+    for _attempt in range(2 * SWITCH_SLOT_COUNT + 2):
+        guide = state.guided.guide
+        if guide.step is not GuideStep.FLIP_SWITCHES:
+            return state
+        if guide.switches is not None and guide.switches.by_program:
+            harness.clock.advance(SLOT_WAIT_S)
+            state = send_frame(harness, REST)
+        else:
+            harness.model.skip_stick()
+            state = harness.model.state
+    return state
 
 
 def failsafe(harness: ModelHarness, *, active: bool, held: bool = True) -> RCReceiverState:

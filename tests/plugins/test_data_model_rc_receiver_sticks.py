@@ -60,7 +60,7 @@ def test_the_step_asks_for_one_stick_at_a_time_in_order_throttle_first(harness: 
     GIVEN a Copter with its parameters read and a receiver at rest
     WHEN the sticks are pushed one after the other the way the step asks
     THEN it asks for the throttle first, then roll, pitch and yaw, each "n of 4", and ends with every
-         stick correct and the guide at "switch the transmitter off"
+         stick correct and the guide at the switch step (the mode switch, then the aux switches)
     """
     with_parameters(harness)
     asked = []
@@ -75,7 +75,7 @@ def test_the_step_asks_for_one_stick_at_a_time_in_order_throttle_first(harness: 
     assert asked == [("throttle", 1, 4), ("roll", 2, 4), ("pitch", 3, 4), ("yaw", 4, 4)]
     channels = dict(zip(COPTER_AXES, (3, 1, 2, 4), strict=True))
     assert outcomes(harness) == {axis: (StickOutcome.CORRECT, n) for axis, n in channels.items()}
-    assert state.guided.guide.step is GuideStep.SWITCH_OFF
+    assert state.guided.guide.step is GuideStep.FLIP_SWITCHES
 
 
 def test_a_reversed_pitch_is_named_with_the_transmitter_fix_first(harness: ModelHarness) -> None:
@@ -149,13 +149,15 @@ def test_a_changed_rcmap_roll_is_found_against_a_standard_transmitter(harness: M
 def test_a_skipped_stick_is_named_as_not_checked_in_a_passed_verdict(harness: ModelHarness) -> None:
     """
     GIVEN the stick step at yaw
-    WHEN the user skips it and the failsafe test then passes
+    WHEN the user skips it (and goes on past the switch step) and the failsafe test then passes
     THEN yaw is SKIPPED and the PASSED verdict says "Not checked: yaw: skipped"
     """
     with_parameters(harness)
     for channel in (3, 1, 2):
         push_stick(harness, channel, STICK_PUSHES[channel])
     send_frame(harness, REST)
+    harness.model.skip_stick()
+    assert harness.model.state.guided.guide.step is GuideStep.FLIP_SWITCHES
     harness.model.skip_stick()
     assert harness.model.state.guided.guide.step is GuideStep.SWITCH_OFF
     harness.model.confirm_transmitter(False)

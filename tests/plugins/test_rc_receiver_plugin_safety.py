@@ -29,6 +29,7 @@ from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import (
 from amc_rc_receiver.plugins.plugin_constants import PLUGIN_RC_RECEIVER
 from amc_rc_receiver.plugins.plugin_factory import plugin_factory
 from amc_rc_receiver.plugins.rc_receiver.firmware import (
+    MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
     VehicleFamily,
     wanted_parameters,
@@ -44,8 +45,9 @@ pytestmark = pytest.mark.tk
 RECEIVER_STEP = "05_remote_controller_receiver.param"  # ArduCopter, as in the methodic configurator 5.0.1
 ALLOWED_INTERVAL_TARGETS = {65, 1}
 RCMAP_VALUES = {name: float(channel) for name, channel in RCMAP_DEFAULTS.items()}
-# Every parameter the check reads of a Copter whose receiver delivers 8 channels.
-COPTER_RECEIVER_PARAMETERS = set(wanted_parameters(VehicleFamily.COPTER, RCMAP_VALUES, 8))
+# Every channel the receiver may deliver adds its calibration and direction: whether RC_CHANNELS
+# comes before the reads is a race, so the allowed names are those of all sixteen.
+COPTER_RECEIVER_PARAMETERS = set(wanted_parameters(VehicleFamily.COPTER, RCMAP_VALUES, MAX_RC_CHANNEL))
 
 
 @pytest.fixture

@@ -279,7 +279,7 @@ def family_parameters(family: VehicleFamily) -> FamilyParameters | None:
     return FAMILY_PARAMETERS.get(family)
 
 
-def throttle_channel(values: dict[str, float]) -> int:
+def throttle_channel(values: Mapping[str, float]) -> int:
     """The throttle input channel (``RCMAP_THROTTLE``, 3 when unknown or out of range)."""
     return _channel_number(values.get("RCMAP_THROTTLE"), RCMAP_DEFAULTS["RCMAP_THROTTLE"])
 
@@ -347,7 +347,7 @@ def range_parameters(number: int) -> tuple[str, str, str]:
     return f"RC{number}_MIN", f"RC{number}_TRIM", f"RC{number}_MAX"
 
 
-def stick_channels(family: VehicleFamily, values: dict[str, float]) -> dict[int, str]:
+def stick_channels(family: VehicleFamily, values: Mapping[str, float]) -> dict[int, str]:
     """Channel number -> RCMAP parameter for every stick of ``family`` (defaults where unread)."""
     table = FAMILY_PARAMETERS.get(family)
     sticks = table.sticks if table is not None else tuple(RCMAP_DEFAULTS)
@@ -357,7 +357,7 @@ def stick_channels(family: VehicleFamily, values: dict[str, float]) -> dict[int,
     return result
 
 
-def mode_channel(family: VehicleFamily, values: dict[str, float]) -> int | None:
+def mode_channel(family: VehicleFamily, values: Mapping[str, float]) -> int | None:
     """The flight-mode channel, or ``None`` when the family has none or it is switched off (0)."""
     table = FAMILY_PARAMETERS.get(family)
     if table is None:

@@ -28,7 +28,8 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .firmware import VehicleFamily
+from .firmware import VehicleFamily, mode_channel
+from .modes import aux_switch_channels, slot_modes
 from .snapshot import (
     FailsafeStatus,
     GuideState,
@@ -36,6 +37,7 @@ from .snapshot import (
     TransmitterEvent,
 )
 from .sticks import StickObservation, StickTest
+from .switches import SwitchHold, SwitchTest
 
 # The keys a person answers the guided test with, in the terminal view and the window alike.
 KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET = "o", "i", "s", "r"
@@ -73,6 +75,10 @@ class GuideInputs:
     program_sticks: bool = False
     # The flight controller reports RC failsafe now.
     failsafe_active: bool = False
+    # For the switch step: the parameters known (the mode channel, FLTMODEn, RCn_OPTION) and the
+    # number of channels the receiver delivers.
+    values: Mapping[str, float] | None = None
+    delivered: int | None = None
 
 
 Transitions = tuple[tuple[FailsafeStatus, float], ...]
@@ -126,6 +132,7 @@ class TransmitterGuide:
         self._concluded_no_failsafe = False
         self._state = GuideState()
         self._sticks = StickTest()
+        self._switches = SwitchTest()
         self._axes: tuple[str, ...] = ()
         # Grows with every switch and restart: what `update` starts from changed.
         self.version = 0
@@ -143,6 +150,9 @@ class TransmitterGuide:
             return True
         if self._off is not None:
             return False
+        if step is GuideStep.FLIP_SWITCHES:
+            change_at = self._switches.next_change_at()
+            return change_at is None or now < change_at
         if step is not GuideStep.MOVE_STICKS:
             return True
         change_at = self._sticks.next_change_at()
@@ -155,6 +165,11 @@ class TransmitterGuide:
     @property
     def sticks_version(self) -> int:
         return self._sticks.version
+
+    @property
+    def switches(self) -> SwitchTest:
+        """The switch step and the mode switch's evidence (fed message by message by the tracker)."""
+        return self._switches
 
     @property
     def state(self) -> GuideState:
@@ -170,6 +185,7 @@ class TransmitterGuide:
         self._blind_while_off = False
         self._concluded_no_failsafe = False
         self._sticks.restart()
+        self._switches.restart()
         self._state = GuideState(automatic=self._state.automatic)
 
     def note_switch(self, on: bool, at: float, *, by_program: bool) -> None:
@@ -193,6 +209,13 @@ class TransmitterGuide:
         if self._state.step is GuideStep.MOVE_STICKS:
             self._sticks.skip(self._axes, now)
             self.version += 1
+        elif self._state.step is GuideStep.FLIP_SWITCHES:
+            self._switches.skip(now)
+            self.version += 1
+
+    def wanted_switch(self) -> SwitchHold | None:
+        """For the program that owns the transmitter: the switch to hold now, if any."""
+        return self._switches.wanted()
 
     def wanted_stick(self) -> tuple[str, bool] | None:
         """For the program that owns the transmitter: the stick to hold, and whether pushed yet."""
@@ -229,6 +252,20 @@ class TransmitterGuide:
                 )
             else:
                 sticks.pause()
+        switches = self._switches
+        values = dict(inputs.values or {})
+        mode_ch = mode_channel(inputs.family, values) if values else None
+        switches.observe_pwm(None if mode_ch is None else (inputs.channel_pwm or {}).get(mode_ch), inputs.now)
+        live = inputs.telemetry_live and not failsafe_before_test
+        if off is None and live and sticks.done(self._axes) and not switches.done():
+            switches.update(
+                inputs.now,
+                mode_ch,
+                aux_switch_channels(inputs.family, values, inputs.delivered, mode_ch),
+                inputs.channel_pwm or {},
+                by_program=inputs.program_sticks,
+                slot_modes=slot_modes(inputs.family, values),
+            )
         failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at, inputs.now)
         deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
         recovered_at = (
@@ -268,6 +305,7 @@ class TransmitterGuide:
             off,
             on,
             sticks_done=sticks.done(self._axes),
+            switches_done=switches.done(),
             failsafe_at=failsafe_at,
             recovered=recovered_at is not None,
             no_failsafe=no_failsafe,
@@ -293,6 +331,7 @@ class TransmitterGuide:
             stick=sticks.prompt(self._axes, by_program=inputs.program_sticks)
             if step is GuideStep.MOVE_STICKS
             else None,
+            switches=switches.prompt() if step is GuideStep.FLIP_SWITCHES else None,
         )
         return self._state
 
@@ -312,6 +351,7 @@ class TransmitterGuide:
         on: TransmitterEvent | None,
         *,
         sticks_done: bool,
+        switches_done: bool,
         failsafe_at: float | None,
         recovered: bool,
         no_failsafe: bool,
@@ -329,4 +369,6 @@ class TransmitterGuide:
             return GuideStep.WAIT_TELEMETRY
         if not sticks_done:
             return GuideStep.MOVE_STICKS
+        if not switches_done:
+            return GuideStep.FLIP_SWITCHES
         return GuideStep.SWITCH_OFF

@@ -12,10 +12,15 @@ reports.  A missing attribute means "not known"; nothing here raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
+from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from .readings import readable_text
+
+# No values: shared, never written.
+NO_VALUES: Mapping[str, float] = MappingProxyType({})
 
 
 def _float_or_none(value: object) -> float | None:
@@ -36,26 +41,8 @@ class HostFacts:
         self._files = local_filesystem
         self._editor = parameter_editor
 
-    def has_download(self) -> bool:
-        return bool(self._download())
-
-    def numbers(self, names: Iterable[str]) -> dict[str, float]:
-        """The values of ``names`` the host's download holds as numbers (it holds about a thousand
-        parameters and the check reads some thirty, so only those are looked up)."""
-        get = self._download().get
-        numbers = {}
-        for name in names:
-            value = get(name)
-            if type(value) is float:  # a download of plain numbers: the common case, every poll
-                if not math.isnan(value):
-                    numbers[name] = value
-            elif value is not None:
-                number = _float_or_none(value)
-                if number is not None:
-                    numbers[name] = number
-        return numbers
-
-    def _download(self) -> Mapping[str, Any]:
+    def download(self) -> Mapping[str, Any]:
+        """The host's parameter download (not to be written), empty when it has none."""
         values = getattr(self._fc, "fc_parameters", None)
         return values if isinstance(values, Mapping) else {}
 
@@ -90,3 +77,104 @@ class HostFacts:
     def report_directory(self) -> str | None:
         directory = getattr(self._files, "vehicle_dir", None)
         return directory if isinstance(directory, str) and directory else None
+
+
+def _no_values(download: Mapping[str, Any]) -> tuple[()]:
+    del download
+    return ()
+
+
+class HostLookup:
+    """The host's numbers for one tuple of names, converted again only when one of them moved.
+
+    The host's download holds about a thousand parameters, the check reads about a hundred of
+    them every poll, and the download rarely changes; but the methodic configurator writes new
+    values into the same dictionary (a parameter upload), so neither its identity nor its size
+    tells a change.  Each poll therefore takes the names' raw values in one C call and compares
+    them with the previous ones; a name that vanished, one that appeared or a value that is no
+    plain number (an entry object whose value might change inside it) makes the lookup start over.
+    """
+
+    def __init__(self) -> None:
+        self._names: tuple[str, ...] | None = None
+        self._present: Callable[[Mapping[str, Any]], object] = _no_values
+        self._absent: frozenset[str] = frozenset()
+        self._raw: object = None
+        self._plain = False
+        self._numbers: Mapping[str, float] = {}
+
+    def numbers(self, download: Mapping[str, Any], names: tuple[str, ...]) -> Mapping[str, float]:
+        if names is self._names and self._plain:
+            try:
+                raw = self._present(download)
+            except KeyError:  # a name the download held has gone
+                raw = None
+            # (the keys' isdisjoint goes through the few absent names, not the thousand keys)
+            if raw == self._raw and download.keys().isdisjoint(self._absent):
+                return self._numbers
+        return self._look_up(download, names)
+
+    def _look_up(self, download: Mapping[str, Any], names: tuple[str, ...]) -> Mapping[str, float]:
+        present = tuple(name for name in names if name in download)
+        self._names = names
+        self._present = itemgetter(*present) if present else _no_values
+        self._absent = frozenset(names).difference(present)
+        self._raw = self._present(download)
+        numbers = {}
+        plain = True
+        for name in present:
+            value = download[name]
+            if type(value) is float:  # a download of plain numbers: the common case
+                if not math.isnan(value):
+                    numbers[name] = value
+            else:
+                # a number is immutable, so comparing it tells a change; an entry object is not
+                plain = plain and type(value) is int
+                number = _float_or_none(value)
+                if number is not None:
+                    numbers[name] = number
+        self._plain = plain
+        self._numbers = numbers
+        return numbers
+
+
+class HostValues:
+    """The host's numbers of the names the check wants, and all values known (the host's win over
+    the reads), as `GuidedTestTracker` works them out once per snapshot.
+
+    Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, which are among the names themselves:
+    the names of the last lookup are looked up again, and once more only if the values found want
+    others (the family, the channels delivered or an RCMAP_* changed).  The merge with the reads
+    is made again only when one of its parts is a new object; none of the mappings is ever written.
+    """
+
+    def __init__(self, host: HostFacts) -> None:
+        self._host = host
+        self._lookup = HostLookup()
+        self._names: tuple[str, ...] = ()
+        self._parts: tuple[object, object] = (None, None)
+        self._values: Mapping[str, float] = NO_VALUES
+
+    def derive(
+        self, reads: Mapping[str, float], wanted: Callable[[Mapping[str, float]], tuple[str, ...]]
+    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """(the host's numbers, all values known), ``wanted`` telling the names the values want."""
+        download = self._host.download()
+        if not download:
+            return NO_VALUES, reads
+        names = self._names or wanted(NO_VALUES)
+        for _attempt in range(2):
+            host = self._lookup.numbers(download, names)
+            values = self._merged(reads, host)
+            more = wanted(values)
+            if more is names or more == names:
+                break
+            names = more
+        self._names = names
+        return host, values
+
+    def _merged(self, reads: Mapping[str, float], host: Mapping[str, float]) -> Mapping[str, float]:
+        if self._parts[0] is not reads or self._parts[1] is not host:
+            self._parts = (reads, host)
+            self._values = {**reads, **host} if reads else host
+        return self._values

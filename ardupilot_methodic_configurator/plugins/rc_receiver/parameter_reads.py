@@ -46,6 +46,8 @@ class ParameterReader:
         # caller can tell in one comparison that nothing it showed changed.
         self.version = 0
         self._wanted_for: tuple[object, int] | None = None
+        # The objects `want` was last offered and the version then.
+        self._offered: tuple[object, object, int] = (None, None, -1)
         self._listing: tuple[object, tuple[ParameterValue, ...]] | None = None
 
     # ----------------------------------------------------------------- state
@@ -85,9 +87,19 @@ class ParameterReader:
         self._requests = {name: _Request() for name in wanted}
 
     def want(self, names: Iterable[str], known: Mapping[str, float]) -> None:
-        """The names the check needs now; those in ``known`` (the host's download) are not asked."""
-        wanted = tuple(dict.fromkeys(names))
-        # Called every poll with the same names: unchanged inputs and state change nothing.
+        """The names the check needs now; those in ``known`` (the host's download) are not asked.
+
+        Called every poll, mostly with the very objects of the previous call (the tracker keeps
+        them while nothing moved, and never writes them): then nothing is to be done, which one
+        comparison of each tells.
+        """
+        if self._offered[0] is names and self._offered[1] is known and self._offered[2] == self.version:
+            return
+        self._take_wanted(tuple(dict.fromkeys(names)), known)
+        self._offered = (names, known, self.version)
+
+    def _take_wanted(self, wanted: tuple[str, ...], known: Mapping[str, float]) -> None:
+        # Unchanged names, known names and state change nothing.
         key = (wanted, frozenset(name for name in wanted if name in known))
         if self._wanted_for == (key, self.version):
             return

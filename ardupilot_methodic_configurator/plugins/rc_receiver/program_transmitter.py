@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .guide import TransmitterGuide
+from .switches import SwitchHold
 
 TransmitterSwitch = Callable[[bool], object]
 
@@ -29,6 +30,7 @@ class StickHold:
 
 
 StickMover = Callable[[StickHold], object]
+SwitchMover = Callable[[SwitchHold], object]
 
 
 class ProgramTransmitter:
@@ -39,6 +41,8 @@ class ProgramTransmitter:
         self._commanded: bool | None = None
         self._mover: StickMover | None = None
         self._commanded_stick: StickHold | None = None
+        self._switch_mover: SwitchMover | None = None
+        self._commanded_switch: SwitchHold | None = None
 
     @property
     def switches(self) -> bool:
@@ -58,14 +62,45 @@ class ProgramTransmitter:
         self._mover = mover
         self._commanded_stick = None
 
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        self.release_switches()
+        self._switch_mover = mover
+        self._commanded_switch = None
+
     def restart(self) -> None:
-        """A new test: nothing asked of the transmitter yet, its sticks let go."""
+        """A new test: nothing asked of the transmitter yet, its sticks and switches let go."""
         self._commanded = None
         self.release_sticks()
+        self.release_switches()
+
+    def release_switches(self) -> None:
+        if self._commanded_switch is not None:
+            self._commanded_switch = None
+            self._call(self._switch_mover, SwitchHold(None))
+
+    def _drive_switches(self, guide: TransmitterGuide) -> None:
+        if self._switch_mover is None:
+            return
+        wanted = guide.wanted_switch()
+        if wanted is None:
+            self.release_switches()
+        elif wanted != self._commanded_switch:
+            self._commanded_switch = wanted
+            self._call(self._switch_mover, wanted)
+
+    @staticmethod
+    def _call(mover: SwitchMover | None, hold: SwitchHold) -> None:
+        if mover is None:
+            return
+        try:
+            mover(hold)
+        except Exception:  # the switches are the host's; their fault must not stop the poll
+            return
 
     def drive(self, guide: TransmitterGuide, throttle_centres: bool, now: float) -> None:
         """Pass on what the guide wants now of the sticks and the switch."""
         self._drive_sticks(guide, throttle_centres)
+        self._drive_switches(guide)
         self._drive_switch(guide, now)
 
     def _drive_sticks(self, guide: TransmitterGuide, throttle_centres: bool) -> None:

@@ -18,8 +18,10 @@ too.  Nothing here reads a connection or a clock.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from pymavlink import mavutil
@@ -276,14 +278,32 @@ class StatusSample:
     received_at: float
 
 
+_SHOWN_CHANNELS = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(FIRST_CHANNEL, FIRST_CHANNEL + CHANNEL_COUNT))
+)
+# A receiver at rest repeats the same values, and the readings are frozen: made once per distinct
+# input, by their constructors, and shared by the samples (one made every poll).
+_SHOWN_READINGS_KEPT = 256
+
+
+@lru_cache(maxsize=_SHOWN_READINGS_KEPT)
+def _shown_readings(chancount: int, raw_pwm: tuple[int, ...]) -> tuple[ChannelReading, ...]:
+    return channel_readings(chancount, raw_pwm)
+
+
+@lru_cache(maxsize=_SHOWN_READINGS_KEPT)
+def _receiver_status_of(present_bits: int, enabled_bits: int, health_bits: int) -> ReceiverStatus:
+    return receiver_status(present_bits, enabled_bits, health_bits)
+
+
 def channels_sample(msg: Any, now: float) -> ChannelsSample:
     chancount = int(msg.chancount)
-    raw = [int(getattr(msg, f"chan{number}_raw")) for number in range(1, 6)]
-    return ChannelsSample(channel_readings(chancount, raw), rssi_reading(int(msg.rssi)), chancount, now)
+    raw = tuple(map(int, _SHOWN_CHANNELS(msg)))
+    return ChannelsSample(_shown_readings(chancount, raw), rssi_reading(int(msg.rssi)), chancount, now)
 
 
 def status_sample(msg: Any, now: float) -> StatusSample:
-    status = receiver_status(
+    status = _receiver_status_of(
         int(msg.onboard_control_sensors_present),
         int(msg.onboard_control_sensors_enabled),
         int(msg.onboard_control_sensors_health),

@@ -24,9 +24,11 @@ from typing import Any
 
 from ... import _
 from .readings import readable_text
+from .report_modes import mode_slots_json, mode_slots_markdown
 from .snapshot import ExtraChannel, FailsafeStatus, RCReceiverState, SwitchPosition, VerdictResult
 from .wording import (
     extra_channel_role_text,
+    mode_slot_text,
     prearm_moment_label,
     role_label,
     stick_outcome_label,
@@ -70,6 +72,8 @@ def _timeline(state: RCReceiverState) -> list[dict[str, Any]]:
         events.append((at, {"kind": kind}))
     for link_event in check.link_events:
         events.append((link_event.at, {"kind": "link", "text": link_event.text}))
+    for visit in check.mode_slots:
+        events.append((visit.at, {"kind": "mode_slot", "text": mode_slot_text(visit)}))
     for message in check.radio_messages:
         events.append(
             (message.at, {"kind": "statustext", "severity": message.severity, "text": message.text})
@@ -194,7 +198,11 @@ def build_report(state: RCReceiverState, *, generated_at: datetime | None = None
             "slot": check.flight_mode.slot,
             "mode_number": check.flight_mode.mode_number,
             "mode_name": check.flight_mode.mode_name,
+            "reported_mode_number": check.flight_mode.reported_mode_number,
+            "reported_mode_name": check.flight_mode.reported_mode_name,
+            "near_band_end_us": check.flight_mode.near_band_end,
         },
+        "mode_slots": mode_slots_json(check.mode_slots, state.test_started_at),
         "timeline": _timeline(state),
         # ArduPilot's own pre-arm checks, asked by the check (issue 28): each answer in the order asked.
         "prearm": [
@@ -367,6 +375,7 @@ def build_markdown(report: dict[str, Any]) -> str:
                 mode=_cell(mode["mode_name"]),
             ),
         ]
+    lines += mode_slots_markdown(report.get("mode_slots") or [])
     lines += ["", "## " + _("Timeline"), ""]
     for event in report["timeline"]:
         text = _text(event["text"]) if event.get("text") else event["kind"]

@@ -118,6 +118,53 @@ class FlightModeReading:
     mode_name: str | None = None
     # True when the channel is the firmware default because the parameter is not known yet.
     channel_is_default: bool = False
+    # The mode the flight controller reports in its HEARTBEAT (custom_mode), and its name.
+    reported_mode_number: int | None = None
+    reported_mode_name: str | None = None
+    # The band end (1230, 1360, 1490, 1620 or 1749 µs) the PWM sits within 15 µs of, if any.
+    near_band_end: int | None = None
+
+
+class ModeOutcome(Enum):
+    """What the flight controller did when the mode switch selected a slot."""
+
+    ENTERED = "entered"
+    REFUSED = "refused"  # it said so, or kept reporting another mode
+    UNCONFIRMED = "unconfirmed"  # no HEARTBEAT after the switch settled in the slot yet
+
+
+@dataclass(frozen=True)
+class ModeSlotVisit:
+    """One slot of the mode switch visited during the test and what the vehicle answered.
+
+    ``reported_modes`` are the distinct ``custom_mode`` values of the HEARTBEATs that came once the
+    switch had settled in the slot, in order; ``failure_text`` is ArduPilot's refusal, if it sent one.
+    The mode the slot selects and the outcome are judged with the parameters known when the
+    snapshot is made.
+    """
+
+    slot: int
+    at: float
+    pwm: int | None = None
+    reported_modes: tuple[int, ...] = ()
+    heartbeats: int = 0
+    failure_text: str | None = None
+    mode_number: int | None = None
+    mode_name: str | None = None
+    reported_name: str | None = None
+    outcome: ModeOutcome = ModeOutcome.UNCONFIRMED
+
+
+@dataclass(frozen=True)
+class SwitchPrompt:
+    """The switch step: the mode channel and its slots seen so far, the aux switches and those flipped."""
+
+    mode_channel: int | None
+    slots_seen: tuple[int, ...] = ()
+    aux_channels: tuple[int, ...] = ()
+    aux_flipped: tuple[int, ...] = ()
+    # The program moves its own transmitter's switches (demo, SITL).
+    by_program: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,6 +189,7 @@ class GuideStep(Enum):
 
     WAIT_TELEMETRY = "wait_telemetry"
     MOVE_STICKS = "move_sticks"
+    FLIP_SWITCHES = "flip_switches"
     SWITCH_OFF = "switch_off"
     WAIT_FAILSAFE = "wait_failsafe"
     SWITCH_ON = "switch_on"
@@ -229,6 +277,8 @@ class GuideState:
     channels_moving_while_off: bool = False
     # During MOVE_STICKS: the stick asked for now.
     stick: StickPrompt | None = None
+    # During FLIP_SWITCHES: the mode switch's slots and the aux switches, and what was seen of them.
+    switches: SwitchPrompt | None = None
 
 
 class VerdictResult(Enum):
@@ -291,6 +341,8 @@ class GuidedTest:
     # The delivered channels beyond CH5 (RC_CHANNELS.chancount, at most 18), in channel order.
     extra_channels: tuple[ExtraChannel, ...] = ()
     flight_mode: FlightModeReading | None = None
+    # The mode switch's slots visited during the test, in the order they were first visited.
+    mode_slots: tuple[ModeSlotVisit, ...] = ()
     radio_messages: tuple[RadioMessage, ...] = ()
     detected_protocol: str | None = None
     # The stick step, one entry per stick of the vehicle, in the order it asks for them.

@@ -80,10 +80,21 @@ class StreamRequests:
         self._requested_at = 0.0
         self._repeats_left = MAX_REPEATED_REQUESTS
         self._requests: tuple[PendingCommand, ...] = ()
+        self._statuses: tuple[object, object, tuple[IntervalRequestStatus, ...]] | None = None
 
     def statuses(self) -> tuple[IntervalRequestStatus, ...]:
-        """The outcome of each request of this activation, or both streams "not requested"."""
-        return tuple(request_status(command) for command in self._requests) or not_requested()
+        """The outcome of each request of this activation, or both streams "not requested".
+
+        Asked every poll, and the requests' fates change a few times per activation: the statuses
+        are made again only when a request or its fate changed.
+        """
+        fates = [(command.outcome, command.result_name, command.error) for command in self._requests]
+        memo = self._statuses
+        if memo is not None and memo[0] is self._requests and memo[1] == fates:
+            return memo[2]
+        statuses = tuple(request_status(command) for command in self._requests) or not_requested()
+        self._statuses = (self._requests, fates, statuses)
+        return statuses
 
     def forget(self) -> None:
         """The requests no longer describe the link (deactivated, or another connection)."""

@@ -27,12 +27,13 @@ from .evidence import (
     FailsafeWitness,
     RadioTimeline,
     channel_roles,
-    flight_mode_reading,
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
+from .findings.modes import mode_findings
 from .firmware import (
     MAX_DELIVERED_CHANNEL,
+    MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
     FirmwareVersion,
     VehicleFamily,
@@ -41,16 +42,18 @@ from .firmware import (
     family_from_mav_type,
     family_from_name,
     family_of_vehicle,
+    mode_channel,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .host_facts import HostFacts
+from .host_facts import NO_VALUES, HostFacts, HostValues
+from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
-from .program_transmitter import ProgramTransmitter, StickMover, TransmitterSwitch
+from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
 from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
@@ -60,8 +63,10 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-_CHANNEL_VALUES = operator.attrgetter(
-    *(f"chan{number}_raw" for number in range(1, MAX_DELIVERED_CHANNEL + 1))
+_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+# Channels 17 and 18, read only from a receiver that delivers them (most deliver 16 or fewer).
+_LAST_CHANNEL_VALUES = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(MAX_RC_CHANNEL + 1, MAX_DELIVERED_CHANNEL + 1))
 )
 
 
@@ -110,7 +115,9 @@ class GuidedTestTracker:
         # The host's parameters as numbers, merged with those read: reading a large host download
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
-        self._derived: tuple[dict[str, float], dict[str, float]] | None = None
+        self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
+        self._host_values = HostValues(self._host)
+        self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
         self._family: VehicleFamily | None = None
@@ -123,6 +130,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
+        self._guide.switches.forget_vehicle()
         self._autopilot_version = None
         self.restart_test()
 
@@ -152,6 +160,10 @@ class GuidedTestTracker:
         """Give the stick step sticks it may move itself (demo, SITL); None for a person's."""
         self._transmitter.set_mover(mover)
 
+    def set_switch_mover(self, mover: SwitchMover | None) -> None:
+        """Give the switch step switches it may move itself (demo, SITL); None for a person's."""
+        self._transmitter.set_switch_mover(mover)
+
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick the stick step asks for now."""
         self._guide.skip_stick(now)
@@ -178,6 +190,8 @@ class GuidedTestTracker:
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
         raw = _CHANNEL_VALUES(msg)
+        if chancount > MAX_RC_CHANNEL:
+            raw += _LAST_CHANNEL_VALUES(msg)
         failsafe, guide = self._failsafe, self._guide.state
         repeated = chancount == self._previous_count and raw == self._previous_channels
         if repeated and failsafe is self._previous_failsafe and guide is self._previous_guide:
@@ -216,13 +230,21 @@ class GuidedTestTracker:
     def _observe_text(self, msg: Any, now: float) -> None:
         if self._radio.observe(msg.text, int(msg.severity), now):
             self._prearm.observe_text(self._radio.messages[-1].text, now)
+        if is_mode_refusal(text := readable_text(msg.text)):
+            self._observe_mode_switch(now)
+            self._guide.switches.note_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
-        del now
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
+        self._observe_mode_switch(now)
+        self._guide.switches.note_heartbeat(int(msg.custom_mode), now)
+
+    def _observe_mode_switch(self, now: float) -> None:  # as of the RC_CHANNELS read so far
+        channel = mode_channel(self.family(), self._values())
+        self._guide.switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -297,27 +319,17 @@ class GuidedTestTracker:
         self._derived = None
         self._family = None
 
-    def _host_and_values(self) -> tuple[dict[str, float], dict[str, float]]:
-        """The host's numbers and all values known (the host's win), computed once per snapshot.
-
-        A host's download holds about a thousand parameters and the check reads some thirty of
-        them, so only those names are looked up in it.
-        """
+    def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        """The host's numbers and all values known (the host's win), worked out once per snapshot
+        by `HostValues` (never written: the same mappings while nothing moved)."""
         if self._derived is None:
             family = self.family()
-            reads = self._reader.values
-            if not self._host.has_download():
-                self._derived = {}, reads
-                return self._derived
-            base = self._wanted(family, {})
-            host = self._host.numbers(base)
-            values = {**reads, **host} if reads else dict(host)
-            # Which RCn_MIN, _TRIM, _MAX are wanted depends on RCMAP_*, known only now.
-            more = [name for name in self._wanted(family, values) if name not in base]
-            if more:
-                host.update(self._host.numbers(more))
-                values = {**reads, **host} if reads else dict(host)
-            self._derived = host, values
+            version = self._reader.version
+            if self._reads[0] != version:  # the reads are copied again only after they changed
+                self._reads = (version, self._reader.values)
+            self._derived = self._host_values.derive(
+                self._reads[1], lambda values: self._wanted(family, values)
+            )
         return self._derived
 
     def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
@@ -332,7 +344,7 @@ class GuidedTestTracker:
             wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
         return wanted
 
-    def _values(self) -> dict[str, float]:
+    def _values(self) -> Mapping[str, float]:
         return self._host_and_values()[1]
 
     # ----------------------------------------------------------------- snapshot
@@ -380,6 +392,7 @@ class GuidedTestTracker:
             self._witness.version,
             self._guide.version,
             self._guide.sticks_version,
+            self._guide.switches.version,
             self._link_events,
             self._prearm.version,
             self._prearm.answers(live.now),
@@ -428,6 +441,8 @@ class GuidedTestTracker:
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,
                 failsafe_active=live.failsafe is FailsafeStatus.ACTIVE,
+                values=values,
+                delivered=self._spans.delivered,
             )
         )
         sticks = judge_sticks(family, values, self._guide.stick_observations)
@@ -451,10 +466,12 @@ class GuidedTestTracker:
                 sticks=sticks,
                 firmware_version=version,
                 delivered_channels=self._spans.delivered,
-                channel_pwm=pwm_of,
                 prearm=prearm,
+                channel_pwm=pwm_of,
             )
         )
+        mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)
+        findings = (*findings, *mode_findings(family, values, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
         done = guide.step is GuideStep.DONE
         prearm_waiting = done and live.connected and self._prearm.waiting(PrearmMoment.TEST_DONE, live.now)
@@ -477,6 +494,7 @@ class GuidedTestTracker:
                 now=live.now,
                 sticks=sticks,
                 prearm_waiting=prearm_waiting,
+                mode_slots=mode_slots,
             )
         )
         return GuidedTest(
@@ -493,7 +511,8 @@ class GuidedTestTracker:
             extra_channels=extra_channels(
                 family, values, roles, channels, self._spans.chancount, live=live.rc_channels_live
             ),
-            flight_mode=flight_mode_reading(family, values, pwm_of),
+            flight_mode=reading,
+            mode_slots=mode_slots,
             radio_messages=self._radio.messages,
             detected_protocol=self._radio.detected_protocol,
             sticks=sticks,

@@ -26,12 +26,13 @@ from .snapshot import (
     Finding,
     GuideState,
     GuideStep,
+    ModeSlotVisit,
     Severity,
     StickResult,
     Verdict,
     VerdictResult,
 )
-from .wording import stick_instruction, stick_outcome_text, verdict_label
+from .wording import mode_slots_text, stick_instruction, stick_outcome_text, switch_instruction, verdict_label
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class VerdictInputs:
     sticks: tuple[StickResult, ...] = ()
     # The test is over and ArduPilot's own pre-arm answer after it is still to come.
     prearm_waiting: bool = False
+    mode_slots: tuple[ModeSlotVisit, ...] = ()
 
 
 def _verdict(result: VerdictResult, detail: str, latency: float | None, source: str | None) -> Verdict:
@@ -154,6 +156,8 @@ def _next_step(inputs: VerdictInputs) -> str | None:
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(inputs.family, guide.stick)
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        return switch_instruction(guide.switches)
     # Only the guide's own failsafe and recovery count here: ones seen before the transmitter was
     # switched off for the test are in the timeline, but prove nothing about this step.
     if guide.failsafe_at is None:
@@ -193,4 +197,7 @@ def decide_verdict(inputs: VerdictInputs) -> Verdict:
         detail += " " + _("Not checked: {sticks}.").format(
             sticks=", ".join(stick_outcome_text(inputs.family, stick) for stick in unchecked)
         )
+    modes = mode_slots_text(inputs.mode_slots)
+    if modes:
+        detail += " " + modes
     return _verdict(VerdictResult.PASSED, detail, latency, source)

@@ -320,13 +320,22 @@ class GuidePanel:
     def render(self, check: GuidedTest, setter: Setter) -> None:
         guide = check.guide
         setter(self.instruction, "text", guide_instruction(check))
-        asks_off = not guide.automatic and guide.step in (GuideStep.MOVE_STICKS, GuideStep.SWITCH_OFF)
+        asks_off = not guide.automatic and guide.step in (
+            GuideStep.MOVE_STICKS,
+            GuideStep.FLIP_SWITCHES,
+            GuideStep.SWITCH_OFF,
+        )
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
         stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
-        asks_skip = stick is not None and not stick.by_program
+        switches = guide.switches if guide.step is GuideStep.FLIP_SWITCHES else None
+        # A person may pass over a stick or the switch step; the program does its own.
+        asks_skip = (stick is not None and not stick.by_program) or (
+            switches is not None and not switches.by_program
+        )
         setter(self.off_button, "state", "normal" if asks_off else "disabled")
         setter(self.on_button, "state", "normal" if asks_on else "disabled")
         setter(self.skip_button, "state", "normal" if asks_skip else "disabled")
+        setter(self.skip_button, "text", view_label("skip_switches" if switches is not None else "skip"))
         # What each stick showed is in the findings and the verdict the moment it is answered.
         self.picture.render(stick, throttle_centres=centring(check.family, "throttle"))
 
@@ -349,7 +358,8 @@ class ChannelRoles:
             role.grid(row=first_row + offset, column=3, padx=(6, 0), sticky=tk.W)
             span.grid(row=first_row + offset, column=4, padx=(6, 0), sticky=tk.W)
         size_columns(parent, TextMeasure.of(self.roles[0]), _role_column_texts(), padding=6)
-        self.flight_mode = ttk.Label(parent, text="")
+        # The mode line grows with the reported mode and a band-end mark: it wraps, never widens.
+        self.flight_mode = ttk.Label(parent, text="", wraplength=_WRAP, justify=tk.LEFT)
         self.flight_mode.grid(row=mode_row, column=0, columnspan=5, pady=(2, 0), sticky=tk.W)
         self.flight_mode.grid_remove()
         self.held_note = ttk.Label(parent, text="", foreground=SEVERITY_COLOURS[Severity.WARNING])

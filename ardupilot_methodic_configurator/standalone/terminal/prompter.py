@@ -225,6 +225,7 @@ class GuidePrompter:
         self._cleanup = contextlib.ExitStack()
         if program_sticks:
             session.model.set_stick_mover(session.hold_sticks)
+            session.model.set_switch_mover(session.hold_switch)
         if program_switches:
             session.model.set_transmitter_switch(session.set_transmitter_on)
         elif keys is None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ... import _
 from ...plugins.rc_receiver.program_transmitter import StickHold
+from ...plugins.rc_receiver.switches import SwitchHold
 from .window_parts import WindowParts
 
 
@@ -61,6 +62,10 @@ class TransmitterSwitch:
         give = getattr(model, "set_stick_mover", None)
         if callable(give):
             give(self._hold_sticks if program_owned else None)
+        # The same transmitter's mode and aux switches, at the switch step.
+        give_switches = getattr(model, "set_switch_mover", None)
+        if callable(give_switches):
+            give_switches(self._hold_switch if program_owned else None)
         if not program_owned:
             take = getattr(model, "set_transmitter_switch", None)
             if callable(take):
@@ -68,6 +73,11 @@ class TransmitterSwitch:
 
     def _hold_sticks(self, hold: StickHold) -> None:
         error = self._window.session.hold_sticks(hold)
+        if error:
+            self._window.connection_bar.show_status(error, error=True)
+
+    def _hold_switch(self, hold: SwitchHold) -> None:
+        error = self._window.session.hold_switch(hold)
         if error:
             self._window.connection_bar.show_status(error, error=True)
 

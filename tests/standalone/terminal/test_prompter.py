@@ -154,9 +154,9 @@ def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
 ) -> None:
     """
     GIVEN a terminal run at the stick step, asking a person for the throttle
-    WHEN the user presses s four times
-    THEN each stick is skipped in turn, the step asks to switch the transmitter off, the prompts said
-         the key, and the summary lists every stick as skipped
+    WHEN the user presses s four times, and once more at the switch step
+    THEN each stick is skipped in turn, the switch step says s goes on, then the step asks to switch
+         the transmitter off, the prompts said the key, and the summary lists every stick as skipped
     """
     typed: list[str] = []
     out = io.StringIO()
@@ -167,6 +167,11 @@ def test_s_skips_the_stick_asked_for_and_the_summary_names_it_as_not_checked(
         typed.append("s")
         check.tick(harness.model.state)
 
+    state = harness.model.state
+    assert state.guided.guide.step is GuideStep.FLIP_SWITCHES
+    assert "(s: go on)" in terminal_step_text(state)
+    typed.append("s")
+    check.tick(harness.model.state)
     state = harness.model.state
     assert state.guided.guide.step is GuideStep.SWITCH_OFF
     assert any(

@@ -42,10 +42,10 @@ class FindingInputs:
     firmware_version: FirmwareVersion | None = None
     # How many input channels the receiver delivers (RC_CHANNELS.chancount), once known.
     delivered_channels: int | None = None
-    # Channel number -> its latest PWM (µs) in this test: where a switch stands.
-    channel_pwm: Mapping[int, int] = field(default_factory=dict)
     # ArduPilot's answers to the check's requests to run its pre-arm checks, in the order asked.
     prearm: tuple[PrearmAnswer, ...] = ()
+    # Channel number -> its latest PWM (µs) in this test: where a switch stands.
+    channel_pwm: Mapping[int, int] = field(default_factory=dict)
 
 
 Rule = Callable[[FindingInputs], Iterable[Finding]]

@@ -27,6 +27,8 @@ from ..snapshot import (
     GuideStep,
     IntervalRequestOutcome,
     IntervalRequestStatus,
+    ModeOutcome,
+    ModeSlotVisit,
     PrearmMoment,
     RadioMessage,
     RCReceiverState,
@@ -35,6 +37,7 @@ from ..snapshot import (
     StickPrompt,
     StickResult,
     SwitchPosition,
+    SwitchPrompt,
     VerdictResult,
 )
 
@@ -305,6 +308,7 @@ def guide_instruction(check: GuidedTest) -> str:
     texts = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
         GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.FLIP_SWITCHES: _("Flip the mode switch through its positions and each aux switch once."),
         GuideStep.SWITCH_OFF: _("The program switches its transmitter off now.")
         if automatic
         else _("Switch the transmitter off now, then press \u201cIt is off\u201d."),
@@ -323,6 +327,8 @@ def guide_instruction(check: GuidedTest) -> str:
         )
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         return stick_instruction(check.family, guide.stick)
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        return switch_instruction(guide.switches)
     return texts[guide.step]
 
 
@@ -386,7 +392,83 @@ def flight_mode_text(reading: FlightModeReading | None) -> str:
     )
     if reading.channel_is_default:
         text += " " + _("(default channel)")
+    if reading.reported_mode_number is not None:
+        text += "; " + _("the flight controller reports {mode}").format(
+            mode=reading.reported_mode_name or _("mode {number}").format(number=reading.reported_mode_number)
+        )
+    if reading.near_band_end is not None:
+        text += " " + _("(within 15 µs of the band end at {end} µs)").format(end=reading.near_band_end)
     return text
+
+
+def _channel_list(channels: tuple[int, ...]) -> str:
+    return ", ".join(f"CH{channel}" for channel in channels)
+
+
+def switch_instruction(prompt: SwitchPrompt) -> str:
+    """The switch step: what is asked of the person (or what the program does), and what was seen."""
+    parts = []
+    if prompt.by_program:
+        if prompt.mode_channel is not None:
+            parts.append(
+                _("The program moves its mode switch (CH{channel}) through the six slots.").format(
+                    channel=prompt.mode_channel
+                )
+            )
+        if prompt.aux_channels:
+            parts.append(
+                _("It flips each aux switch once: {channels}.").format(
+                    channels=_channel_list(prompt.aux_channels)
+                )
+            )
+    else:
+        if prompt.mode_channel is not None:
+            parts.append(
+                _("Flip the mode switch (CH{channel}) through all its positions.").format(
+                    channel=prompt.mode_channel
+                )
+            )
+        if prompt.aux_channels:
+            parts.append(
+                _("Flip each aux switch once: {channels}.").format(
+                    channels=_channel_list(prompt.aux_channels)
+                )
+            )
+        parts.append(_("The test goes on once all were seen, or 20 s after the last change."))
+    if prompt.mode_channel is not None:
+        seen = ", ".join(str(slot) for slot in prompt.slots_seen) or _("none")
+        parts.append(_("Slots seen: {slots}.").format(slots=seen))
+    if prompt.aux_channels:
+        flipped = _channel_list(prompt.aux_flipped) or _("none")
+        parts.append(_("Aux switches flipped: {channels}.").format(channels=flipped))
+    return " ".join(parts)
+
+
+def mode_outcome_label(outcome: ModeOutcome) -> str:
+    labels = {
+        ModeOutcome.ENTERED: _("entered"),
+        ModeOutcome.REFUSED: _("not entered"),
+        ModeOutcome.UNCONFIRMED: _("not confirmed"),
+    }
+    return labels[outcome]
+
+
+def mode_slot_text(visit: ModeSlotVisit) -> str:
+    """One visited slot: its mode and what the vehicle did (e.g. "slot 3 LOITER: entered")."""
+    mode = visit.mode_name or (
+        _("mode {number}").format(number=visit.mode_number) if visit.mode_number is not None else _("unknown")
+    )
+    return _("slot {slot} {mode}: {outcome}").format(
+        slot=visit.slot, mode=mode, outcome=mode_outcome_label(visit.outcome)
+    )
+
+
+def mode_slots_text(slots: tuple[ModeSlotVisit, ...]) -> str:
+    """The slots visited during the test, for the verdict and the views; empty when none."""
+    if not slots:
+        return ""
+    ordered = sorted(slots, key=lambda visit: visit.slot)
+    return _("Mode switch: {slots}.").format(slots="; ".join(mode_slot_text(visit) for visit in ordered))
 
 
 def finding_text(finding: Finding) -> str:

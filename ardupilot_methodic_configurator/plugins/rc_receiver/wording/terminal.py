@@ -23,6 +23,7 @@ from . import (
     role_label,
     rssi_is_link_quality,
     stick_instruction,
+    switch_instruction,
     switch_position_label,
     yes_no_unknown_text,
 )
@@ -136,6 +137,7 @@ def terminal_step_text(state: RCReceiverState) -> str:
     common = {
         GuideStep.WAIT_TELEMETRY: _("Waiting for receiver telemetry from the flight controller."),
         GuideStep.MOVE_STICKS: _("Move the sticks one at a time, as the check asks."),
+        GuideStep.FLIP_SWITCHES: _("Flip the mode switch through its positions and each aux switch once."),
         GuideStep.WAIT_FAILSAFE: _("Transmitter off: waiting for RC failsafe."),
         GuideStep.WAIT_RECOVERY: _("Transmitter on: waiting for RC failsafe to clear."),
         GuideStep.DONE: _("Test finished."),
@@ -147,6 +149,9 @@ def terminal_step_text(state: RCReceiverState) -> str:
     if guide.step is GuideStep.MOVE_STICKS and guide.stick is not None:
         text = stick_instruction(state.guided.family, guide.stick)
         return text if guide.stick.by_program else text + " " + _("(s: skip this stick)")
+    if guide.step is GuideStep.FLIP_SWITCHES and guide.switches is not None:
+        text = switch_instruction(guide.switches)
+        return text if guide.switches.by_program else text + " " + _("(s: go on)")
     return texts.get(guide.step) or common[guide.step]
 
 
