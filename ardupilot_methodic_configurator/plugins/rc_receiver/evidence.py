@@ -251,6 +251,8 @@ class RadioTimeline:
         self.frame: str | None = None
         # Grows with every change of what this timeline answers.
         self.version = 0
+        # The latest STATUSTEXT observed, as shown (decoded once per distinct text), radio or not.
+        self.last_text = ""
 
     @property
     def messages(self) -> tuple[RadioMessage, ...]:
@@ -261,6 +263,7 @@ class RadioTimeline:
         # The cache needs a hashable key: a text field is a str or bytes, anything else its words.
         key = bytes(raw) if isinstance(raw, bytearray) else raw if isinstance(raw, str | bytes) else str(raw)
         text, banner, protocol, radio = _classify(key)
+        self.last_text = text
         if banner is not None and banner != self.firmware:
             self.firmware = banner
             self.version += 1

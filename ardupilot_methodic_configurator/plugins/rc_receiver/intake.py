@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from .readings import ChannelsSample, StatusSample, channels_sample, status_sample, sys_status_failsafe
+from .readings import (
+    ChannelsSample,
+    StatusSample,
+    channels_sample,
+    failsafe_status,
+    status_bits,
+    status_sample,
+)
 from .snapshot import FailsafeStatus
 from .timekeeping import FailsafeHistory, RateMeter, VehicleClock
 
@@ -89,6 +96,8 @@ class VehicleIntake:
         newest_status: tuple[Any, float | None] | None = None
         # The failsafe the last SYS_STATUS of this batch said: a status that repeats it is no news.
         told: FailsafeStatus | None = None
+        previous_bits: tuple[int, int, int] | None = None
+        failsafe = FailsafeStatus.UNKNOWN
         channels_count = 0
         status_count = 0
         for msg in messages:
@@ -104,7 +113,9 @@ class VehicleIntake:
                 newest_channels = (msg, sent_at)
                 channels_count += 1
             elif kind == "SYS_STATUS":
-                failsafe = sys_status_failsafe(msg)
+                bits = status_bits(msg)
+                if bits != previous_bits:  # a vehicle repeats its status: worked out once per poll
+                    previous_bits, failsafe = bits, failsafe_status(*bits)
                 if failsafe is not told:
                     told = failsafe
                     note_failsafe(failsafe)

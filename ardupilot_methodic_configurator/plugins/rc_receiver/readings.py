@@ -19,7 +19,7 @@ too.  Nothing here reads a connection or a clock.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -183,22 +183,28 @@ def is_selected_source(
     return target_component in (None, 0) or source_component == target_component
 
 
+_SOURCE = operator.attrgetter("srcSystem", "srcComponent")
+
+
 def from_selected(
     messages: Iterable[Any], target_system: int | None, target_component: int | None
 ) -> list[Any]:
     """The messages of ``messages`` that `is_selected_source` accepts, in their order.
 
-    For a whole poll at once, so it reads the two ids straight from each message's getters.
+    For a whole poll at once, so it reads the two ids of each message from its header (one call).
     """
     if target_system is None:
         return []
     if target_component in (None, 0):
-        return [msg for msg in messages if msg.get_srcSystem() == target_system]
-    return [
-        msg
-        for msg in messages
-        if msg.get_srcSystem() == target_system and msg.get_srcComponent() == target_component
-    ]
+        return [msg for msg in messages if msg.get_header().srcSystem == target_system]
+    target = (target_system, target_component)
+    return [msg for msg in messages if _SOURCE(msg.get_header()) == target]
+
+
+# A SYS_STATUS's present, enabled and health sensor bitmasks, in that order (one C call).
+status_bits: Callable[[Any], tuple[int, int, int]] = operator.attrgetter(
+    "onboard_control_sensors_present", "onboard_control_sensors_enabled", "onboard_control_sensors_health"
+)
 
 
 def sys_status_failsafe(msg: Any) -> FailsafeStatus:

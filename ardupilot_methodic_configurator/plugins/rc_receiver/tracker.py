@@ -228,9 +228,11 @@ class GuidedTestTracker:
             self._forget_derived()
 
     def _observe_text(self, msg: Any, now: float) -> None:
-        if self._radio.observe(msg.text, int(msg.severity), now):
-            self._prearm.observe_text(self._radio.messages[-1].text, now)
-        if is_mode_refusal(text := readable_text(msg.text)):
+        joined = self._radio.observe(msg.text, int(msg.severity), now)
+        text = self._radio.last_text
+        if joined:
+            self._prearm.observe_text(text, now)
+        if is_mode_refusal(text):
             self._observe_mode_switch(now)
             self._guide.switches.note_text(text, now)
 
