@@ -123,7 +123,7 @@ class RCReceiverView(ttk.Frame):
         self._title.grid(row=0, column=0, padx=PAD, pady=(2, 0), sticky=tk.W)
         # The verdict comes first: it is the answer the whole step exists for.
         self.banner = VerdictBanner(body)
-        self.banner.frame.grid(row=1, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self.banner.frame.grid(row=1, column=0, padx=PAD, pady=2, sticky=tk.EW)
         # Right under the verdict: a link that closed or telemetry that stopped explains the rest.
         # It takes no room while all is well.
         self.notice = ttk.Label(body, text="", justify=tk.LEFT)
@@ -132,7 +132,7 @@ class RCReceiverView(ttk.Frame):
         self._notice_wrap.add(self.notice)
 
         self._channels = ChannelsPanel(body, self._shown)
-        self._channels.frame.grid(row=_CHANNELS_ROW, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self._channels.frame.grid(row=_CHANNELS_ROW, column=0, padx=PAD, pady=2, sticky=tk.EW)
         self.channel_rows = self._channels.channel_rows
         self.rssi_row = self._channels.rssi_row
         self.roles = self._channels.roles
@@ -145,11 +145,11 @@ class RCReceiverView(ttk.Frame):
             on_skip=self._skip_stick,
             keys=self._keys,
         )
-        self.guide.frame.grid(row=_GUIDE_ROW, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self.guide.frame.grid(row=_GUIDE_ROW, column=0, padx=PAD, pady=2, sticky=tk.EW)
         self.guide.save_button.configure(style=BUTTON_STYLE)
 
         self._status = StatusPanel(body, self._shown, keys=self._keys, on_reset=self._on_reset)
-        self._status.frame.grid(row=_STATUS_ROW, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self._status.frame.grid(row=_STATUS_ROW, column=0, padx=PAD, pady=2, sticky=tk.EW)
         self.present_lamp = self._status.present_lamp
         self.failsafe_lamp = self._status.failsafe_lamp
         self.failsafe_observed_lamp = self._status.failsafe_observed_lamp
@@ -159,7 +159,7 @@ class RCReceiverView(ttk.Frame):
         self._essentials = (self.banner.frame, self._channels.frame, self.guide.frame, self._status.frame)
 
         self.extra_channels = ExtraChannelsTable(body, self._shown)
-        self.extra_channels.frame.grid(row=_EXTRA_CHANNELS_ROW, column=0, padx=PAD, pady=3, sticky=tk.EW)
+        self.extra_channels.frame.grid(row=_EXTRA_CHANNELS_ROW, column=0, padx=PAD, pady=2, sticky=tk.EW)
         self.extra_channels.frame.grid_remove()
 
         self._details = DetailsPanel(body, self._shown)

@@ -29,9 +29,13 @@ pytestmark = [
 ]
 
 RATE = re.compile(r"RC_CHANNELS (\d+\.\d) Hz, SYS_STATUS (\d+\.\d) Hz")
-RUN_S = 40
-# After the stick step (the served pilot pushes one stick after the other, in the check's order).
-OFF_AFTER_S = 20
+# The served pilot pushes one stick after the other in the check's order, a round of four every
+# 8.8 s, and the check joins in the middle of one: the sticks are done after about 21 s, and the
+# switch step (this pilot leaves the mode switch in slot 1) goes on 20 s after its last change.
+# The transmitter goes off after the sticks, during the switch step; by the end the check asks
+# for it off.
+RUN_S = 62
+OFF_AFTER_S = 30
 OFF_FOR_S = 4
 
 

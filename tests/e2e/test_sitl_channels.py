@@ -35,8 +35,10 @@ def test_real_sitl_s_channels_beyond_ch5_show_their_arduPilot_function_and_switc
     """GIVEN real ArduCopter SITL with RC7_OPTION 153 and RC8_OPTION 31 (reversed, RC_OPTIONS bit 7),
     fed by the program's 8-channel transmitter
     WHEN `amc-rc-receiver --sitl … --text --report` runs the whole guided test by itself
-    THEN the summary and the report list CH6-CH8 with the PWM SITL reports, CH7 as ArmDisarm and CH8
-    as Motor Emergency Stop each read in the middle, CH8 reversed, and the test still passes."""
+    THEN the summary and the report list CH6-CH8 with the PWM SITL reports: CH7 as ArmDisarm read in
+    the middle (the switch step leaves arming switches alone), CH8 as Motor Emergency Stop flipped
+    by the switch step (its range 1100-1900 µs) and left at 1100 µs, which ArduPilot reads as high
+    since CH8 is reversed; and the test still passes."""
     sitl_binary("arducopter")
     defaults = tmp_path / "aux.parm"
     defaults.write_text(DEFAULTS, encoding="utf-8")
@@ -52,11 +54,11 @@ def test_real_sitl_s_channels_beyond_ch5_show_their_arduPilot_function_and_switc
     assert code == 0, f"{out}\n{run.stderr}"
     summary = out[out.index("=" * 60) :]
     assert "CH7: 1500 µs, span 0 µs, ArmDisarm, switch middle" in summary, summary
-    assert "CH8: 1500 µs, span 0 µs, Motor Emergency Stop, switch middle" in summary, summary
+    assert "CH8: 1100 µs, span 800 µs, Motor Emergency Stop, switch high" in summary, summary
     extra = json.loads(report.with_suffix(".json").read_text(encoding="utf-8"))["extra_channels"]
     assert [(entry["number"], entry["option"], entry["switch_position"]) for entry in extra] == [
         (6, None, None),
         (7, 153, "middle"),
-        (8, 31, "middle"),
+        (8, 31, "high"),
     ]
     assert extra[2]["reversed"] is True

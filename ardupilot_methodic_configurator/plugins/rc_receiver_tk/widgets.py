@@ -179,8 +179,8 @@ class VerdictBanner:
         # One line for the verdict and its sentence (a long sentence wraps beside the verdict):
         # the readings below must fit a 720 px screen.  The sentence wraps at what the widest
         # verdict leaves, so it does not move when the verdict changes.
-        self.headline.pack(side=tk.LEFT, anchor=tk.N, padx=(8, 0), pady=4)
-        self.detail.pack(side=tk.LEFT, anchor=tk.W, padx=(12, 8), pady=4)
+        self.headline.pack(side=tk.LEFT, anchor=tk.N, padx=(8, 0), pady=3)
+        self.detail.pack(side=tk.LEFT, anchor=tk.W, padx=(12, 8), pady=3)
         widest = TextMeasure.of(self.headline).widest(verdict_label(result) for result in VerdictResult)
         # The verdict's label needs its own inset beside the text, like the sentence's.
         self.wrap = WrapFollower(self.frame, width=_WRAP, margin=widest + LABEL_INSET + 2 * 8 + 12)
@@ -283,7 +283,7 @@ class GuidePanel:
     ) -> None:
         self.frame = ttk.LabelFrame(parent, text=view_label("guided_test"))
         self.instruction = ttk.Label(self.frame, text="", wraplength=_WRAP, justify=tk.LEFT)
-        self.instruction.grid(row=0, column=0, columnspan=4, padx=6, pady=(6, 4), sticky=tk.W)
+        self.instruction.grid(row=0, column=0, columnspan=4, padx=6, pady=(4, 3), sticky=tk.W)
         # Beside the instruction and the buttons, so that it costs the panel no height of its own.
         self.picture = StickPicture(self.frame)
         self.picture.canvas.grid(row=0, column=4, rowspan=2, padx=6, pady=4, sticky=tk.NE)
@@ -366,7 +366,7 @@ class ChannelRoles:
         self.flight_mode.grid(row=mode_row, column=0, columnspan=5, pady=(2, 0), sticky=tk.W)
         self.flight_mode.grid_remove()
         self.held_note = ttk.Label(parent, text="", foreground=SEVERITY_COLOURS[Severity.WARNING])
-        self.held_note.grid(row=mode_row + 1, column=0, columnspan=5, pady=(2, 2), sticky=tk.W)
+        self.held_note.grid(row=mode_row + 1, column=0, columnspan=5, pady=(1, 1), sticky=tk.W)
         self.held_note.grid_remove()
         style = ttk.Style(parent)
         style.configure(HELD_BAR_STYLE, background=HELD_BAR_COLOUR, troughcolor=HELD_TROUGH_COLOUR)
