@@ -84,6 +84,8 @@ class TerminalSchedule:
         # Set, so the loop switches by this schedule and not by the guide (see terminal.app.run_text).
         self.off_after = cycle.first_off_s
         self.off_for = cycle.off_s
+        # The transmitter is on from the start (no --transmitter-on-after).
+        self.on_after: float | None = None
 
     def wanted_on(self, elapsed: float) -> bool:
         wanted = self._cycle.wanted_on(elapsed)

@@ -56,8 +56,8 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
     GIVEN our udpin link, 3,000 senders with distinct source ports before the vehicle speaks and
           3,000 more after it was found
     WHEN every datagram has been read and the plugin sends one COMMAND_LONG
-    THEN the link remembers only the vehicle's address, and the connect's one parameter read and the
-         command leave exactly once each, to it
+    THEN the link remembers only the vehicle's address, and the connect's one parameter read, its
+         request for AUTOPILOT_VERSION and the command leave exactly once each, to it
     """
     port = free_udp_port()
     flight_controller = FlightController()
@@ -99,8 +99,8 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
             master.mav.command_long_send(
                 1, 1, mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, 0, 65, 200_000, 0, 0, 0, 0, 0
             )
-            # The connect's own parameter read came first, then the command.
-            received = [vehicle.recv(4096), vehicle.recv(4096)]
+            # The connect's own parameter read and version request came first, then the command.
+            received = [vehicle.recv(4096), vehicle.recv(4096), vehicle.recv(4096)]
             vehicle.settimeout(0.5)
             extra = []
             with contextlib.suppress(TimeoutError):
@@ -111,8 +111,13 @@ def test_spoofed_source_ports_neither_grow_the_client_list_nor_multiply_a_comman
     assert master.clients == {vehicle_address}
     decoder = mavlink2.MAVLink(None)
     parsed = [message for datagram in received for message in decoder.parse_buffer(datagram) or []]
-    assert [m.get_type() for m in parsed] == ["PARAM_REQUEST_READ", "COMMAND_LONG"]
+    assert [m.get_type() for m in parsed] == ["PARAM_REQUEST_READ", "COMMAND_LONG", "COMMAND_LONG"]
     assert parsed[0].param_index == 0
+    assert (parsed[1].command, parsed[1].param1) == (
+        mavlink2.MAV_CMD_REQUEST_MESSAGE,
+        mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION,
+    )
+    assert (parsed[2].command, parsed[2].param1) == (mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, 65)
     assert extra == []
 
 

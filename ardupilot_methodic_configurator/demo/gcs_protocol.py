@@ -8,7 +8,9 @@ sends the replies through the vehicle:
 - COMMAND_LONG / COMMAND_INT: SET_MESSAGE_INTERVAL (ACCEPTED or DENIED as real SITL does),
   REQUEST_MESSAGE (ACK, then the message; FAILED for one the vehicle cannot produce),
   REQUEST_AUTOPILOT_CAPABILITIES (ACK, then AUTOPILOT_VERSION), DO_SEND_BANNER (ACK, then the
-  banner); anything else UNSUPPORTED.  Commands for another system or component are ignored.
+  banner), RUN_PREARM_CHECKS (ACK, then the receiver's "PreArm: …" texts the vehicle's state and
+  parameters give, `vehicle_rules.prearm_receiver_texts`); anything else UNSUPPORTED.  Commands
+  for another system or component are ignored.
 - REQUEST_DATA_STREAM: the legacy stream rates MAVProxy and Mission Planner still send.
 - PARAM_REQUEST_LIST: the banner (ArduPilot sends it here "as a convenient way to get extra
   information"), then every PARAM_VALUE in order, paced (the link says how fast) and held back
@@ -67,8 +69,11 @@ class GcsProtocol:
         component_id: int,
         param_rate_hz: float = PARAM_STREAM_HZ,
         pace_clock: Callable[[], float] = time.monotonic,
+        prearm_texts: Callable[[], list[str]] = list,
     ) -> None:
         self._mav = mav
+        # The texts the vehicle's pre-arm checks would send now (the vehicle knows its receiver).
+        self._prearm_texts = prearm_texts
         self._send = send
         self._has_room = has_room
         self._streams = streams
@@ -96,6 +101,7 @@ class GcsProtocol:
             mavlink2.MAV_CMD_REQUEST_MESSAGE: self._request_message,
             mavlink2.MAV_CMD_REQUEST_AUTOPILOT_CAPABILITIES: self._request_capabilities,
             mavlink2.MAV_CMD_DO_SEND_BANNER: self._send_banner_command,
+            mavlink2.MAV_CMD_RUN_PREARM_CHECKS: self._run_prearm_checks,
         }
         self._list_next: int | None = None
         self._list_allowance = 0.0
@@ -189,6 +195,14 @@ class GcsProtocol:
         if not can_stream:
             return int(mavlink2.MAV_RESULT_FAILED), []
         return int(mavlink2.MAV_RESULT_ACCEPTED), [self._build_stream_message(message_id)]
+
+    def _run_prearm_checks(self, _message: Any) -> tuple[int, list[Any]]:
+        # ArduPilot acknowledges at once and sends each failing check's text after the ACK.
+        texts = [
+            self._mav.statustext_encode(mavlink2.MAV_SEVERITY_CRITICAL, text.encode("ascii")[:STATUSTEXT_MAX])
+            for text in self._prearm_texts()
+        ]
+        return int(mavlink2.MAV_RESULT_ACCEPTED), texts
 
     def _request_capabilities(self, _message: Any) -> tuple[int, list[Any]]:
         return int(mavlink2.MAV_RESULT_ACCEPTED), [self.autopilot_version()]

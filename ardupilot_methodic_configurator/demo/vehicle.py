@@ -46,6 +46,7 @@ from .vehicle_rules import (
     RcInput,
     StreamTable,
     VehicleRcStatus,
+    prearm_receiver_texts,
 )
 
 MAV_TYPE_QUADROTOR: int = mavlink2.MAV_TYPE_QUADROTOR
@@ -158,7 +159,7 @@ class SimulatedVehicle(ThreadedService):
             raise
         self._servo_address: tuple[str, int] = local_address(self._servo_sock)
         self._peer_generation = self._link.peer_generation
-        store = (
+        self._protocol_parameters = store = (
             parameters
             if parameters is not None
             else default_parameters(
@@ -181,6 +182,7 @@ class SimulatedVehicle(ThreadedService):
             system_id=system_id,
             component_id=component_id,
             param_rate_hz=self._link.param_rate_hz,
+            prearm_texts=self._prearm_texts,
         )
 
     # ---------------------------------------------------------------- public API
@@ -199,6 +201,18 @@ class SimulatedVehicle(ThreadedService):
         """Whether the vehicle's receiver has delivered since boot (RC failsafe needs that first)."""
         with self._lock:
             return self._rc.ever_seen
+
+    def _prearm_texts(self) -> list[str]:
+        """What ArduPilot's pre-arm checks would say of this vehicle's receiver now (on its thread)."""
+        store = self._protocol_parameters
+
+        def value(name: str) -> float | None:
+            parameter = store.by_name(name)
+            return None if parameter is None else float(parameter.value)
+
+        with self._lock:
+            in_failsafe, chancount = self._rc.in_failsafe, self._rc.chancount
+        return prearm_receiver_texts(in_failsafe=in_failsafe, chancount=chancount, value=value)
 
     @property
     def in_rc_failsafe(self) -> bool:

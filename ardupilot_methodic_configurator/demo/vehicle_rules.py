@@ -12,7 +12,7 @@ Planner still use it), and a per-message SET_MESSAGE_INTERVAL override, which wi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -182,3 +182,23 @@ class StreamTable:
     def seconds_until_next(self, now: float) -> float | None:
         waits = [self._next_due[m] - now for m in self._defaults if self.rate(m) > 0]
         return max(0.0, min(waits)) if waits else None
+
+
+def prearm_receiver_texts(
+    *, in_failsafe: bool, chancount: int, value: Callable[[str], float | None]
+) -> list[str]:
+    """The receiver texts ArduPilot's pre-arm checks send (``AP_Arming::manual_transmitter_checks``):
+    "Radio failsafe on" and nothing more while in RC failsafe, else every delivered channel whose
+    RCn_MIN lies above its RCn_TRIM or RCn_MAX below it."""
+    if in_failsafe:
+        return ["PreArm: Radio failsafe on"]
+    texts = []
+    for number in range(1, max(0, min(chancount, 16)) + 1):
+        low, trim, high = (value(f"RC{number}_{kind}") for kind in ("MIN", "TRIM", "MAX"))
+        if trim is None:
+            continue
+        if low is not None and low > trim:
+            texts.append(f"PreArm: RC{number}_MIN is greater than RC{number}_TRIM")
+        if high is not None and high < trim:
+            texts.append(f"PreArm: RC{number}_MAX is less than RC{number}_TRIM")
+    return texts

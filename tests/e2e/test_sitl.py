@@ -255,10 +255,8 @@ def test_the_manual_recipe_reaches_sitl_and_follows_a_sitl_restarted_by_hand(tmp
     assert code == 130, f"{out}\n{run.stderr}"
     assert "Traceback" not in run.stderr
     assert_channels_follow_the_sticks(channel_readings(out[: out.index("Reconnecting to")]))
-    assert_in_order(
-        after(out, "a fresh test started."),
-        ["* RC_CHANNELS interval request: pending", "* RC_CHANNELS interval request: accepted"],
-    )
+    # "The streams are asked for again" is the reconnection's own sentence; the answer follows.
+    assert "* RC_CHANNELS interval request: accepted" in after(out, "a fresh test started."), out
     assert sitl_processes(binary, instance) == []
 
 

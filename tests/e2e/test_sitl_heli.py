@@ -3,11 +3,13 @@
 """A helicopter checked as a helicopter, on ArduCopter's real helicopter build in SITL.
 
 `amc-rc-receiver --sitl ../shared/sitl/arducopter-heli --sitl-defaults ../shared/sitl/heli.parm
---text` runs to its verdict, the program moving its own sticks and switching its transmitter.
-The stick step asks for the collective (a helicopter's throttle channel), and the motor interlock
-ArduPilot's helicopter build puts on channel 8 (``RC8_OPTION`` 32 by default) is shown with the
-position ArduPilot reads from it: the program's transmitter leaves its channel 8 in the middle,
-which ArduPilot takes for an enabled interlock and says so itself ("RC8: MotorInterlock MIDDLE").
+--text` runs to its verdict, the program moving its own sticks, mode switch and aux switches and
+switching its transmitter.  The stick step asks for the collective (a helicopter's throttle
+channel), and the motor interlock ArduPilot's helicopter build puts on channel 8 (``RC8_OPTION`` 32
+by default) is shown with the position ArduPilot reads from it: in the middle at first (the
+program's transmitter starts its aux channels there), which ArduPilot takes for an enabled
+interlock and refuses to arm with, then low once the program flipped it, as a pilot must before
+arming, after which ArduPilot's own pre-arm checks report no receiver failure.
 Skipped, saying why, where ``../shared/sitl/`` is absent; preferred instance 53.
 """
 
@@ -34,11 +36,12 @@ WAIT_S = 90.0
 def test_the_heli_run_asks_for_the_collective_and_shows_the_motor_interlock(tmp_path: Path) -> None:
     """GIVEN real SITL of ArduCopter's helicopter build with its upstream defaults
     WHEN `amc-rc-receiver --sitl ... --text` runs to its verdict
-    THEN it passes, the stick step asks for the collective (no throttle stick), the sticks' summary
-    names the collective, and the motor interlock channel is shown with its position: CH8,
-    RC8_OPTION = 32, middle at 1500 µs, which ArduPilot reads as enabled and refuses to arm with, as
-    ArduPilot's own text of that switch says; the JSON report names the family Heli, the collective
-    role of CH3 and the interlock finding."""
+    THEN it PASSED; the stick step asks for the collective (no throttle stick) and the sticks'
+    summary names it; the motor interlock channel is shown with its position: CH8, RC8_OPTION = 32,
+    first middle at 1500 µs with the warning that ArduPilot will not arm (as ArduPilot's own
+    "RC8: MotorInterlock MIDDLE" says), then low, and in the channel table at the end; ArduPilot's
+    pre-arm checks after the test report no receiver failure; the JSON report names the family Heli,
+    the collective role of CH3 and the interlock low."""
     sitl_binary("arducopter-heli")
     instance = free_instance(53)
     report = tmp_path / "heli"
@@ -60,15 +63,25 @@ def test_the_heli_run_asks_for_the_collective_and_shows_the_motor_interlock(tmp_
     finally:
         run.end()
     assert code == 0, f"{out}\n{run.stderr}"
+    assert "Verdict: PASSED" in out, out
     assert "the program pushes its collective stick fully up" in out, out
     assert "throttle stick" not in out, out
     assert "Sticks: collective: correct, CH3 1000 → 2000 µs;" in out, out
-    interlock = "CH8 (RC8_OPTION = 32, Motor Interlock) is middle at 1500 µs"
     enabled = "ArduPilot reads the motor interlock as enabled and does not arm"
-    assert f"warning: {interlock}: {enabled}" in out, out
+    assert f"CH8 (RC8_OPTION = 32, Motor Interlock) is middle at 1500 µs: {enabled}" in out, out
     assert "Flight controller: RC8: MotorInterlock MIDDLE" in out, out
+    low = after(out, "Flight controller: RC8: MotorInterlock MIDDLE")
+    assert "CH8 (RC8_OPTION = 32, Motor Interlock) is low at" in low, out
+    assert "Motor Interlock, switch low" in after(out, "Verdict: PASSED"), out
+    assert "ArduPilot's pre-arm checks (after the test) report no receiver-related failure." in out, out
     data = json.loads(report.with_suffix(".json").read_text(encoding="utf-8"))
     assert data["vehicle"]["family"] == "Heli"
     roles = {channel["number"]: channel["role"] for channel in data["channels"]}
     assert roles[3] == "collective"
-    assert "motor_interlock_enabled" in {finding["code"] for finding in data["findings"]}
+    assert "motor_interlock_low" in {finding["code"] for finding in data["findings"]}
+
+
+def after(text: str, marker: str) -> str:
+    index = text.find(marker)
+    assert index >= 0, f"{marker!r} missing:\n{text}"
+    return text[index + len(marker) :]

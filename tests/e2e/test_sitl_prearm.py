@@ -77,6 +77,9 @@ def start(
     assert session.sitl is not None
     assert session.connect(session.sitl.device, timeout=WAIT_S) == ""
     session.model.set_stick_mover(session.hold_sticks)
+    # The program's switch step flips the aux switches and leaves them down, as the program does
+    # (a heli's motor interlock left in the middle is enabled, and ArduPilot refuses to arm).
+    session.model.set_switch_mover(session.hold_switch)
     session.model.set_transmitter_switch(session.set_transmitter_on)
     session.model.activate()
 
@@ -104,19 +107,7 @@ def findings_of(state: RCReceiverState, code: str) -> list[str]:
     return [finding.message for finding in state.guided.findings if finding.code == code]
 
 
-# The program's transmitter leaves CH6 and up centred, and ArduPilot reads the helicopter's motor
-# interlock switch (an RCn_OPTION 32 the heli firmware sets) in its middle position as enabled, so its pre-arm
-# checks after the test say "Motor Interlock Enabled": the check shows it and does not pass.  The
-# program's own aux switches and the heli's interlock channel are issue 28 points 6 and 7.
-HELI_INTERLOCK = pytest.mark.xfail(
-    strict=True, reason="the program's transmitter holds the heli's motor interlock switch in the middle"
-)
-
-
-@pytest.mark.parametrize(
-    "vehicle",
-    [pytest.param(name, marks=HELI_INTERLOCK) if name == "ArduCopter-Heli" else name for name in VEHICLES],
-)
+@pytest.mark.parametrize("vehicle", VEHICLES)
 def test_the_standard_parameters_pass_and_ardupilots_own_pre_arm_checks_report_no_receiver_failure(
     session: VehicleSession, tmp_path: Path, vehicle: str
 ) -> None:

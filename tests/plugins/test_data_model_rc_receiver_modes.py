@@ -59,6 +59,8 @@ def settle_in(
     send_frame(harness, with_mode_switch(pwm))
     if text is not None:
         harness.vehicle.send(mavlink2.MAVLink_statustext_message(mavlink2.MAV_SEVERITY_WARNING, text))
+    # The vehicle's own heartbeats report the mode from now on too, as ArduPilot's do.
+    harness.vehicle.custom_mode = custom_mode
     harness.vehicle.send(mavlink2.MAVLink_heartbeat_message(2, 3, 81, custom_mode, 3, 3))
     return send_frame(harness, with_mode_switch(pwm))
 

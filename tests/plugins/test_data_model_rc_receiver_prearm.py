@@ -18,7 +18,8 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 import amc_rc_receiver
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.prearm import ANSWER_WINDOW_S
-from amc_rc_receiver.plugins.rc_receiver.report import build_markdown, build_report
+from amc_rc_receiver.plugins.rc_receiver.report import build_report
+from amc_rc_receiver.plugins.rc_receiver.report_markdown import build_markdown
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
     PrearmMoment,

@@ -31,6 +31,7 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
     RCReceiverState,
     StickPrompt,
+    SwitchPrompt,
     Verdict,
     VerdictResult,
 )
@@ -191,6 +192,32 @@ def test_the_stick_step_shows_the_stick_to_push_and_lets_a_person_skip_it(
         assert dot[0] > (middle_x + GIMBAL_PX if side == "right" else GIMBAL_PX * 0.75)
     view.guide.skip_button.invoke()
     assert "skip_stick" in model.calls
+
+
+@pytest.mark.parametrize("by_program", [False, True])
+def test_a_person_may_skip_the_switch_step_and_the_program_does_its_own(
+    root: tk.Tk, by_program: bool
+) -> None:
+    """
+    GIVEN the switch step (the mode switch through its slots, each aux switch once), asked of a
+          person or done by the program's own transmitter
+    WHEN rendered and the skip button pressed
+    THEN for the person the button says "Skip the switches", is enabled and reaches the model;
+         for the program there is nothing to skip
+    """
+    model = ScriptedModel()
+    view = packed(RCReceiverView(root, model))
+    switches = SwitchPrompt(mode_channel=5, slots_seen=(1, 3), by_program=by_program)
+    view.render(
+        with_check(family=VehicleFamily.COPTER, guide=GuideState(GuideStep.FLIP_SWITCHES, switches=switches))
+    )
+    root.update_idletasks()
+    button = view.guide.skip_button
+    assert str(button.cget("text")) == "Skip the switches"
+    assert (str(button.cget("state")) == "normal") is not by_program
+    if not by_program:
+        button.invoke()
+        assert "skip_stick" in model.calls
 
 
 def test_a_program_moving_its_sticks_asks_nothing_and_shows_them_resting_first(root: tk.Tk) -> None:

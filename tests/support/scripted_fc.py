@@ -87,6 +87,8 @@ class ScriptedFlightController:
         # AUTOPILOT_VERSION.flight_sw_version sent after the ACK of a MAV_CMD_REQUEST_MESSAGE for
         # it, as ArduPilot answers; None answers the request with its ACK alone.
         self.flight_sw_version: int | None = None
+        # The flight mode (HEARTBEAT.custom_mode) every heartbeat reports, as ArduPilot's do.
+        self.custom_mode = 0
 
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._sock.bind(("127.0.0.1", 0))
@@ -272,7 +274,7 @@ class ScriptedFlightController:
             self.mav_type if mav_type is None else mav_type,
             self.autopilot if autopilot is None else autopilot,
             mavlink2.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED,
-            0,
+            self.custom_mode,
             mavlink2.MAV_STATE_STANDBY,
             3,
         )

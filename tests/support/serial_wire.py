@@ -44,8 +44,10 @@ class Wire:
 
 
 def assert_only_reads_and_receiver_intervals(messages: list[Any]) -> list[tuple[int, int]]:
-    """Nothing but heartbeats, parameter reads and SET_MESSAGE_INTERVAL for the two receiver
-    streams: no parameter write, no arming, no calibration.  Returns the intervals asked for."""
+    """Nothing but heartbeats, parameter reads, SET_MESSAGE_INTERVAL for the two receiver streams,
+    ArduPilot's own pre-arm checks (MAV_CMD_RUN_PREARM_CHECKS) and the host's request for
+    AUTOPILOT_VERSION when it connects: no parameter write, no arming, no calibration.  Returns the
+    intervals asked for."""
     assert messages, "the check sent nothing at all"
     intervals = []
     for message in messages:
@@ -53,6 +55,10 @@ def assert_only_reads_and_receiver_intervals(messages: list[Any]) -> list[tuple[
         assert kind in {"HEARTBEAT", "PARAM_REQUEST_READ", "COMMAND_LONG"}, kind
         if kind == "HEARTBEAT":
             assert message.type == mavlink2.MAV_TYPE_GCS
+        elif kind == "COMMAND_LONG" and message.command == mavlink2.MAV_CMD_RUN_PREARM_CHECKS:
+            assert (message.param1, message.param7) == (0, 0), message
+        elif kind == "COMMAND_LONG" and message.command == mavlink2.MAV_CMD_REQUEST_MESSAGE:
+            assert int(message.param1) == mavlink2.MAVLINK_MSG_ID_AUTOPILOT_VERSION, message
         elif kind == "COMMAND_LONG":
             assert message.command == mavlink2.MAV_CMD_SET_MESSAGE_INTERVAL, message
             assert int(message.param1) in RECEIVER_STREAMS, message

@@ -334,11 +334,6 @@ def wanted_parameters(
         names.extend(f"RC{number}_REVERSED" for number in delivered_numbers)
     for number in sorted(set(ranged)):
         names.extend(range_parameters(number))
-    if delivered is not None:
-        # Which way an aux switch reads (RC_OPTIONS bit 7 lets RCn_REVERSED swap it).
-        names.extend(
-            f"RC{number}_REVERSED" for number in range(1, min(max(delivered, 0), MAX_RC_CHANNEL) + 1)
-        )
     return tuple(dict.fromkeys(names))
 
 

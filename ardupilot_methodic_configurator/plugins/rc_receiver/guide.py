@@ -255,7 +255,9 @@ class TransmitterGuide:
         switches = self._switches
         values = dict(inputs.values or {})
         mode_ch = mode_channel(inputs.family, values) if values else None
-        switches.observe_pwm(None if mode_ch is None else (inputs.channel_pwm or {}).get(mode_ch), inputs.now)
+        # Only live readings are evidence: the last values kept after a lost link visit no slot.
+        live_pwm = inputs.channel_pwm if inputs.telemetry_live else None
+        switches.observe_pwm(None if mode_ch is None or not live_pwm else live_pwm.get(mode_ch), inputs.now)
         live = inputs.telemetry_live and not failsafe_before_test
         if off is None and live and sticks.done(self._axes) and not switches.done():
             switches.update(

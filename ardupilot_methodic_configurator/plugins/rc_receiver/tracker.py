@@ -33,6 +33,7 @@ from .findings.inputs import FindingInputs
 from .findings.modes import mode_findings
 from .firmware import (
     MAX_DELIVERED_CHANNEL,
+    MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
     FirmwareVersion,
     VehicleFamily,
@@ -62,8 +63,10 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-_CHANNEL_VALUES = operator.attrgetter(
-    *(f"chan{number}_raw" for number in range(1, MAX_DELIVERED_CHANNEL + 1))
+_CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
+# Channels 17 and 18, read only from a receiver that delivers them (most deliver 16 or fewer).
+_LAST_CHANNEL_VALUES = operator.attrgetter(
+    *(f"chan{number}_raw" for number in range(MAX_RC_CHANNEL + 1, MAX_DELIVERED_CHANNEL + 1))
 )
 
 
@@ -187,6 +190,8 @@ class GuidedTestTracker:
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
         raw = _CHANNEL_VALUES(msg)
+        if chancount > MAX_RC_CHANNEL:
+            raw += _LAST_CHANNEL_VALUES(msg)
         failsafe, guide = self._failsafe, self._guide.state
         repeated = chancount == self._previous_count and raw == self._previous_channels
         if repeated and failsafe is self._previous_failsafe and guide is self._previous_guide:

@@ -14,7 +14,7 @@ import tkinter as tk
 from tkinter import ttk
 
 from ..rc_receiver.firmware import MAX_DELIVERED_CHANNEL
-from ..rc_receiver.snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ExtraChannel
+from ..rc_receiver.snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ExtraChannel, SwitchPosition
 from ..rc_receiver.wording import extra_channel_role_text, extra_channel_span_text, switch_position_label
 from ..rc_receiver.wording.tk_view import channel_name, extra_channel_headers, pwm_text, view_label
 from ..tk_kit.text import TextMeasure
@@ -66,6 +66,8 @@ class ExtraChannelsTable:
                 label.grid(row=row, column=column, padx=(6, 0), sticky=tk.W)
                 label.grid_remove()
         size_columns(self.frame, TextMeasure.of(self.rows[0][0]), _column_texts(), padding=6)
+        # The role column as wide as it wraps at: the switch column does not move as names change.
+        self.frame.columnconfigure(3, minsize=ROLE_WRAP + 6)
         self.shown_rows = 0
 
     def render(self, channels: tuple[ExtraChannel, ...]) -> None:
@@ -97,4 +99,9 @@ def _column_texts() -> dict[int, list[str]]:
         0: [extra_channel_headers()[0], *(channel_name(number) for number in range(6, last + 1))],
         1: [pwm_text(8888), _NO_VALUE],
         2: [extra_channel_span_text(wide)],
+        4: [
+            extra_channel_headers()[4],
+            _NO_VALUE,
+            *(switch_position_label(position) for position in SwitchPosition),
+        ],
     }

@@ -327,10 +327,15 @@ class GuidePanel:
         )
         asks_on = not guide.automatic and guide.step is GuideStep.SWITCH_ON
         stick = guide.stick if guide.step is GuideStep.MOVE_STICKS else None
-        asks_skip = stick is not None and not stick.by_program
+        switches = guide.switches if guide.step is GuideStep.FLIP_SWITCHES else None
+        # A person may pass over a stick or the switch step; the program does its own.
+        asks_skip = (stick is not None and not stick.by_program) or (
+            switches is not None and not switches.by_program
+        )
         setter(self.off_button, "state", "normal" if asks_off else "disabled")
         setter(self.on_button, "state", "normal" if asks_on else "disabled")
         setter(self.skip_button, "state", "normal" if asks_skip else "disabled")
+        setter(self.skip_button, "text", view_label("skip_switches" if switches is not None else "skip"))
         # What each stick showed is in the findings and the verdict the moment it is answered.
         self.picture.render(stick, throttle_centres=centring(check.family, "throttle"))
 
@@ -353,7 +358,11 @@ class ChannelRoles:
             role.grid(row=first_row + offset, column=3, padx=(6, 0), sticky=tk.W)
             span.grid(row=first_row + offset, column=4, padx=(6, 0), sticky=tk.W)
         size_columns(parent, TextMeasure.of(self.roles[0]), _role_column_texts(), padding=6)
-        self.flight_mode = ttk.Label(parent, text="")
+        # The mode line grows with the reported mode and a band-end mark: it wraps at the frame's
+        # width, never widens it.
+        self.flight_mode = ttk.Label(parent, text="", justify=tk.LEFT)
+        self._mode_wrap = WrapFollower(parent, width=_WRAP, margin=_WRAP_MARGIN)
+        self._mode_wrap.add(self.flight_mode)
         self.flight_mode.grid(row=mode_row, column=0, columnspan=5, pady=(2, 0), sticky=tk.W)
         self.flight_mode.grid_remove()
         self.held_note = ttk.Label(parent, text="", foreground=SEVERITY_COLOURS[Severity.WARNING])
@@ -369,7 +378,7 @@ class ChannelRoles:
             setter(span, "text", channel_span_text(channel))
             setter(span, "foreground", "#2e7d32" if channel is not None and channel.moved else "")
         mode = flight_mode_text(check.flight_mode)
-        setter(self.flight_mode, "text", mode)
+        self._mode_wrap.show(self.flight_mode, mode, setter)
         show_when_set(self.flight_mode, mode)
 
     def render_held(self, held: bool, setter: Setter) -> None:

@@ -7,16 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from amc_rc_receiver.plugins.rc_receiver.findings import parameter_findings
 from amc_rc_receiver.plugins.rc_receiver.findings.inputs import FindingInputs
-from amc_rc_receiver.plugins.rc_receiver.findings.interlock import (
-    SwitchPosition,
-    motor_interlock,
-    switch_position,
-)
+from amc_rc_receiver.plugins.rc_receiver.findings.interlock import motor_interlock
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.snapshot import Severity
 
@@ -39,34 +33,6 @@ def inputs(
     family: VehicleFamily = VehicleFamily.HELI,
 ) -> FindingInputs:
     return FindingInputs(family=family, values=heli_values(changes), channel_pwm=dict(pwm or {}))
-
-
-@pytest.mark.parametrize(
-    ("pwm", "position"),
-    [
-        (800, None),
-        (801, SwitchPosition.LOW),
-        (1199, SwitchPosition.LOW),
-        (1200, SwitchPosition.MIDDLE),
-        (1800, SwitchPosition.MIDDLE),
-        (1801, SwitchPosition.HIGH),
-        (2199, SwitchPosition.HIGH),
-        (2200, None),
-    ],
-)
-def test_the_switch_position_follows_ardupilots_thresholds(pwm: int, position: SwitchPosition | None) -> None:
-    """GIVEN a PWM on an aux channel WHEN read as ArduPilot's three-position switch THEN low below
-    1200 µs, high above 1800 µs, middle between, and no reading at 800 µs or less or 2200 µs or more."""
-    assert switch_position(pwm, reversed_switch=False) is position
-
-
-@given(st.integers(min_value=801, max_value=2199))
-def test_a_reversed_switch_swaps_low_and_high_only(pwm: int) -> None:
-    """GIVEN any readable PWM WHEN the switch is reversed THEN low and high swap and middle stays."""
-    swapped = {SwitchPosition.LOW: SwitchPosition.HIGH, SwitchPosition.HIGH: SwitchPosition.LOW}
-    plain = switch_position(pwm, reversed_switch=False)
-    assert plain is not None
-    assert switch_position(pwm, reversed_switch=True) is swapped.get(plain, plain)
 
 
 def test_a_helicopter_without_an_interlock_channel_cannot_arm() -> None:

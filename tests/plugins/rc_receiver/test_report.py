@@ -18,12 +18,12 @@ from amc_rc_receiver.plugins.rc_receiver.report import (
     REPORT_BASENAME,
     SCHEMA_ID,
     SCHEMA_VERSION,
-    build_markdown,
     build_report,
     report_paths,
     save_to_vehicle_directory,
     write_report,
 )
+from amc_rc_receiver.plugins.rc_receiver.report_markdown import build_markdown
 from amc_rc_receiver.plugins.rc_receiver.snapshot import RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import (
     COPTER,

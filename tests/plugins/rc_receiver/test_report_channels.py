@@ -14,7 +14,8 @@ import jsonschema
 import pytest
 
 import amc_rc_receiver
-from amc_rc_receiver.plugins.rc_receiver.report import SCHEMA_VERSION, build_markdown, build_report
+from amc_rc_receiver.plugins.rc_receiver.report import SCHEMA_VERSION, build_report
+from amc_rc_receiver.plugins.rc_receiver.report_markdown import build_markdown
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     ChannelEvidence,
     ExtraChannel,

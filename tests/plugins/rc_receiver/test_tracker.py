@@ -21,7 +21,8 @@ from amc_rc_receiver.plugins.rc_receiver.firmware import RCMAP_DEFAULTS, Vehicle
 from amc_rc_receiver.plugins.rc_receiver.guide import FAILSAFE_MARGIN_S, RECOVERY_WAIT_S
 from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ATTEMPT_TIMEOUT_S, MAX_ATTEMPTS, param_name
 from amc_rc_receiver.plugins.rc_receiver.program_transmitter import StickHold
-from amc_rc_receiver.plugins.rc_receiver.report import build_markdown, build_report
+from amc_rc_receiver.plugins.rc_receiver.report import build_report
+from amc_rc_receiver.plugins.rc_receiver.report_markdown import build_markdown
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     GuideStep,
     LiveReadings,

@@ -193,7 +193,7 @@ def assert_reads_whole(root: tk.Tk, when: str) -> None:
     assert not problems, f"{when}:\n" + "\n".join(problems)
 
 
-def assert_readings_in_view(view: RCReceiverView) -> None:
+def assert_readings_in_view(view: RCReceiverView, when: str = "") -> None:
     canvas = view.scrolling.canvas
     assert canvas.yview()[0] == 0.0, "the check is scrolled"
     wanted = [view.banner.frame, view.guide.frame, view.guide.off_button, view.guide.on_button]
@@ -205,7 +205,7 @@ def assert_readings_in_view(view: RCReceiverView) -> None:
         for widget in wanted
         if not fully_in_view(widget, canvas)
     ]
-    assert not hidden, f"not in view without scrolling: {hidden}"
+    assert not hidden, f"not in view without scrolling {when}: {hidden}"
 
 
 def test_every_guided_step_reads_whole_when_shown_at_each_size_and_language(
@@ -230,7 +230,7 @@ def test_every_guided_step_reads_whole_when_shown_at_each_size_and_language(
         view.render(with_step(base, step))
         root.update()
         assert_reads_whole(root, f"at the step {step.name}")
-        assert_readings_in_view(view)
+        assert_readings_in_view(view, f"at the step {step.name}")
 
     window.bridge_panel.on_deactivate()
     window.bridge_panel.toggle()

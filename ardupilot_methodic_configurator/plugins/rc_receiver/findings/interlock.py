@@ -13,57 +13,25 @@ ArduCopter reads the interlock from the channel whose ``RCn_OPTION`` is 32 ("Mot
 - an interlock and an emergency-stop channel (``RCn_OPTION`` 31) at once ("PreArm: Interlock/E-Stop
   Conflict").
 
-The switch position is ArduPilot's three-position reading (``RC_Channel::read_3pos_switch``): low
-below 1200 µs, high above 1800 µs, middle between, no position at 800 µs or less or 2200 µs or more,
-and low and high swapped for a channel with ``RCn_REVERSED`` when ``RC_OPTIONS`` bit 7 ("allow
-switch reverse") is set.  A rule says nothing while a value it needs is unknown.
+The switch position is ArduPilot's three-position reading (`aux_functions.switch_position`, after
+``RC_Channel::read_3pos_switch``), the one the channel table shows.  A rule says nothing while a
+value it needs is unknown (``RCn_REVERSED`` counts only where ``RC_OPTIONS`` bit 7 lets it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
 
 from .... import _
+from ..aux_functions import switch_position, switch_reversal_allowed
 from ..firmware import MAX_RC_CHANNEL, VehicleFamily, option_parameter
-from ..snapshot import Finding, Severity
+from ..snapshot import Finding, Severity, SwitchPosition
+from ..wording import switch_position_label
 from .inputs import FindingInputs
 
 MOTOR_INTERLOCK_OPTION = 32
 MOTOR_ESTOP_OPTION = 31
-# RC_Channel::AUX_SWITCH_PWM_TRIGGER_LOW / _HIGH, and the limits outside which no switch is read.
-_SWITCH_LOW_BELOW = 1200
-_SWITCH_HIGH_ABOVE = 1800
-_SWITCH_PWM_MIN_EXCLUSIVE = 800
-_SWITCH_PWM_MAX_EXCLUSIVE = 2200
-RC_OPTION_ALLOW_SWITCH_REVERSE = 1 << 7
 _COPTERS = (VehicleFamily.COPTER, VehicleFamily.HELI)
-
-
-class SwitchPosition(Enum):
-    LOW = "low"
-    MIDDLE = "middle"
-    HIGH = "high"
-
-
-def switch_position(pwm: int, reversed_switch: bool) -> SwitchPosition | None:
-    """The position ArduPilot reads from ``pwm`` on an aux-function channel (None: no reading)."""
-    if not _SWITCH_PWM_MIN_EXCLUSIVE < pwm < _SWITCH_PWM_MAX_EXCLUSIVE:
-        return None
-    if pwm < _SWITCH_LOW_BELOW:
-        return SwitchPosition.HIGH if reversed_switch else SwitchPosition.LOW
-    if pwm > _SWITCH_HIGH_ABOVE:
-        return SwitchPosition.LOW if reversed_switch else SwitchPosition.HIGH
-    return SwitchPosition.MIDDLE
-
-
-def position_label(position: SwitchPosition) -> str:
-    labels = {
-        SwitchPosition.LOW: _("low"),
-        SwitchPosition.MIDDLE: _("middle"),
-        SwitchPosition.HIGH: _("high"),
-    }
-    return labels[position]
 
 
 def _channels_with(inputs: FindingInputs, option: int) -> list[int] | None:
@@ -81,9 +49,9 @@ def _channels_with(inputs: FindingInputs, option: int) -> list[int] | None:
 def _reversed(inputs: FindingInputs, number: int) -> bool | None:
     """Whether ArduPilot swaps the channel's switch positions (None: not known yet)."""
     options = inputs.values.get("RC_OPTIONS")
-    if options is None or options != int(options):
+    if options is None:
         return None
-    if not int(options) & RC_OPTION_ALLOW_SWITCH_REVERSE:
+    if not switch_reversal_allowed(options):
         return False
     value = inputs.values.get(f"RC{number}_REVERSED")
     return None if value is None else value != 0
@@ -135,11 +103,13 @@ def _interlock_position(inputs: FindingInputs, number: int, name: str) -> Iterab
     reversed_switch = _reversed(inputs, number)
     if pwm is None or reversed_switch is None:
         return
-    position = switch_position(pwm, reversed_switch)
+    position = switch_position(
+        pwm, reversed_channel=reversed_switch, rc_options=inputs.values.get("RC_OPTIONS")
+    )
     if position is None:
         return
     where = _("CH{number} ({name} = 32, Motor Interlock) is {position} at {pwm} µs").format(
-        number=number, name=name, position=position_label(position), pwm=pwm
+        number=number, name=name, position=switch_position_label(position), pwm=pwm
     )
     if position is SwitchPosition.LOW:
         yield Finding(

@@ -36,6 +36,7 @@ def view_label(name: str) -> str:
         "off": _("It is off"),
         "on": _("It is on"),
         "skip": _("Skip this stick"),
+        "skip_switches": _("Skip the switches"),
         "save": _("Save report…"),
         "reset": _("Start a new test"),
         "held_values": _("RC failsafe: these are the last values held, not live input."),
