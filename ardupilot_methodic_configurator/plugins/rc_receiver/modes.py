@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 
 from .firmware import (
     MAX_RC_CHANNEL,
@@ -67,6 +68,8 @@ def near_band_end(pwm: int | None) -> int | None:
     return None
 
 
+# Firmware repeats its texts: each distinct one is matched once (the check reads every STATUSTEXT).
+@lru_cache(maxsize=256)
 def is_mode_refusal(text: str) -> bool:
     """Whether ``text`` is ArduPilot refusing a mode change (any vehicle)."""
     return text.startswith(_PLANE_ROVER_REFUSAL) or _COPTER_REFUSAL.match(text) is not None
