@@ -106,6 +106,9 @@ class RCReceiverView(ttk.Frame):
         self._model_error: str | None = None
         self._logged_errors: set[tuple[str, str]] = set()
         self._last_state: RCReceiverState | None = None
+        # The host said in its own words that the link went away (the standalone window follows
+        # its links); the notice leaves that event to it until the next connection.
+        self._link_told_by_host = False
         self._last_notice_key: tuple[object, ...] | None = None
         # The value each widget shows, so an unchanged value never reaches Tk.
         self._shown = ShownValues()
@@ -351,6 +354,14 @@ class RCReceiverView(ttk.Frame):
             return False
         return True
 
+    def link_told_by_host(self) -> None:
+        """The host has said, in one sentence of its own, that the link went away and what it does
+        about it: the notice does not say the same event a second time (its link error, the
+        streams awaited) until the next connection.  The methodic configurator never calls this."""
+        self._link_told_by_host = True
+        if self._last_state is not None:
+            self._render_notice(self._last_state)
+
     def _set_model_error(self, message: str | None) -> None:
         if message == self._model_error:
             return
@@ -418,7 +429,10 @@ class RCReceiverView(ttk.Frame):
             self._status.render_protocol(check.detected_protocol)
 
     def _render_notice(self, state: RCReceiverState) -> None:
+        if self._link_told_by_host and state.connected and state.link_error is None:
+            self._link_told_by_host = False  # a new connection: its own problems are news again
         key = (
+            self._link_told_by_host,
             self._model_error,
             state.internal_error,
             state.link_error,
@@ -429,7 +443,7 @@ class RCReceiverView(ttk.Frame):
         if key == self._last_notice_key:
             return
         self._last_notice_key = key
-        lines, problem = notice_lines(state, self._model_error)
+        lines, problem = notice_lines(state, self._model_error, link_told=self._link_told_by_host)
         text = "\n".join(lines)
         self._notice_wrap.show(self.notice, text, self._shown.set_option)
         show_when_set(self.notice, text)

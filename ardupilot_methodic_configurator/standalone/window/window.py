@@ -401,6 +401,10 @@ class StandaloneWindow:
         state = getattr(self.host.active_model, "state", None)
         if isinstance(state, RCReceiverState):
             self.session.keep_test_before_reconnect(state)
+        # One sentence per link event: the bar's; the view does not say it again.
+        told = getattr(self.host.active_view, "link_told_by_host", None)
+        if callable(told):
+            self._guard(_("show the link event"), told)
         self.session.flight_controller.disconnect()
         self._disconnect_now()
         self.connection_bar.set_state(ConnectionState.DISCONNECTED)

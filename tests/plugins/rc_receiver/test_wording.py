@@ -165,6 +165,25 @@ def test_a_disconnected_check_says_so_and_a_healthy_one_says_nothing() -> None:
     assert wording.notice_lines(live, None) == ([], False)
 
 
+def test_a_link_loss_the_host_has_told_is_not_said_again_but_other_faults_are() -> None:
+    """
+    GIVEN a link that closed (the check awaits both streams again) with an internal error too,
+          and then no connection at all, each after the host said the loss in its own sentence
+    WHEN the notices are worded
+    THEN only the internal error is said; once connected again, the awaited streams are said
+    """
+    closed = RCReceiverState(connected=True, link_error="The flight controller closed the connection.")
+    assert wording.notice_lines(closed, "Internal error of the view", link_told=True) == (
+        ["Internal error of the view"],
+        True,
+    )
+    assert wording.notice_lines(RCReceiverState(), None, link_told=True) == ([], False)
+    back = RCReceiverState(connected=True)
+    assert wording.notice_lines(back, None, link_told=True)[0] == [
+        "Waiting for RC_CHANNELS and SYS_STATUS from the flight controller…"
+    ]
+
+
 def test_waiting_for_streams_is_no_problem() -> None:
     """
     GIVEN a connected check that has seen no stream yet

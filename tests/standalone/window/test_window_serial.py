@@ -126,8 +126,9 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
 ) -> None:
     """GIVEN the window reading the simulated board over its USB serial line
     WHEN the cable is pulled
-    THEN the window says the USB port closed and that it waits, clears the readings at once and
-         closes the link (nothing can be sent);
+    THEN the window says the USB port closed and that it waits (in its bar, once: the check's
+         notice does not repeat the event), clears the readings at once and closes the link
+         (nothing can be sent);
     WHEN the board is plugged in again at the same path
     THEN the window connects by itself, says so, shows live channels of a fresh test, offers to save
          the report of the test before the reconnection, and saves it on request; on the wire the
@@ -150,6 +151,8 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
         assert session.flight_controller.master is None
         assert bar.connection_state is ConnectionState.DISCONNECTED
         assert not live(window.host.active_view)
+        # One sentence per link event: the bar's; the check's notice does not say it again.
+        assert window.host.active_view.notice.cget("text") == ""  # type: ignore[union-attr]
         modem.plug()
         ports.listed = [usb_board(str(modem.station_path), serial_number="AP1")]
         wait(root, lambda: "a fresh test started" in bar.status_text, "the reconnection")

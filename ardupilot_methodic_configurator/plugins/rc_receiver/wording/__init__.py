@@ -129,10 +129,15 @@ def stream_freshness(state: RCReceiverState) -> tuple[bool, bool, bool, bool]:
     )
 
 
-def notice_lines(state: RCReceiverState, view_error: str | None) -> tuple[list[str], bool]:
+def notice_lines(
+    state: RCReceiverState, view_error: str | None, *, link_told: bool = False
+) -> tuple[list[str], bool]:
     """The notice lines (internal errors, link problems, expired or awaited streams, backlog) and
-    whether one is a problem.  ``view_error`` is an internal error the view itself met."""
+    whether one is a problem.  ``view_error`` is an internal error the view itself met;
+    ``link_told``: the host has said in its own sentence that the link went away, so the link's
+    lines (its error, the streams awaited) would say the same event again."""
     rc_expired, sys_expired, rc_waiting, sys_waiting = stream_freshness(state)
+    told = link_told and (state.link_error is not None or not state.connected)
     lines: list[str] = []
     if state.internal_error is not None:
         lines.append(state.internal_error)
@@ -140,12 +145,14 @@ def notice_lines(state: RCReceiverState, view_error: str | None) -> tuple[list[s
         lines.append(view_error)
     if state.impostor_datagrams:
         lines.append(impostor_text(state.impostor_datagrams))
-    if state.link_error is not None:
+    if told:
+        pass  # the host's own sentence says it
+    elif state.link_error is not None:
         lines.append(_("Link error: {error}").format(error=state.link_error))
     elif not state.connected:
         lines.append(_("No flight controller connected."))
     problem = bool(lines)
-    if state.connected:
+    if state.connected and not told:
         if rc_expired and sys_expired:
             lines.append(
                 _("No telemetry for {seconds} s — readings cleared.").format(seconds=f"{STALE_AFTER_S:g}")
