@@ -17,8 +17,8 @@ so the guided test never ends and the log goes on through every reboot.  Each re
   check; SITL re-executes itself and the line stays, as a telemetry radio's does, so the check
   must notice from the vehicle's clock.  After the reboot only HEARTBEATs come on SERIAL0, whose
   streams start at 0 Hz: the check asks for its streams again when they stop (also when that
-  request goes unanswered because the vehicle is still booting), and the clock they bring, moved
-  on far less than their silence, is the reboot (measured 2026-12-02: 3 of 3 followed, median
+  request goes unanswered because the vehicle is still booting), and the clock they bring, back
+  below where they stopped, is the reboot (measured 2026-12-02: 3 of 3 followed, median
   6.4 s from the reboot to a live reading; before, the run timed out at the first).
 
 Each reboot is followed until the log shows live RC channels (a status line with CH1-CH5 values)

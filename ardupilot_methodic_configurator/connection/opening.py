@@ -44,11 +44,11 @@ RESTART_HOLD_S = 1.0
 # says nothing while it boots.
 RESTART_SILENCE_S = 1.0
 # ...or at once when the stamped messages stopped this long (a vehicle rebooted behind a link that
-# stayed up sends only HEARTBEATs until its streams are asked for again) and the clock then moved
-# on by less than this share of the silence: no vehicle runs that much slower than real time, and
-# a second reboot a few seconds after the first brings a clock that has not gone back.
+# stayed up sends only HEARTBEATs until its streams are asked for again) and the clock then came
+# back below where it stopped, by any amount: a second reboot a few seconds after the first brings
+# a clock that has not gone back by CLOCK_BACK_MS, while a vehicle that only stalled (SITL on a
+# loaded machine runs far slower than real time) comes back where it stopped or later.
 STAMPED_SILENCE_S = 3.0
-SLOWEST_CLOCK_RATE = 0.25
 # The old clock heard again after the new one this many times: two vehicles share the ids.
 CLOCK_CONFLICT_SWITCHES = 3
 
@@ -93,7 +93,7 @@ class BootClock:
             return
         latest, stamped_at = self.latest_ms, self._stamped_at
         self._stamped_at = now
-        if self._moved_on_too_little(latest, stamped_at, boot_ms, now):
+        if self._back_after_silence(latest, stamped_at, boot_ms, now):
             self.restarted = True
             return
         if latest is None or boot_ms + CLOCK_BACK_MS >= latest:
@@ -108,10 +108,10 @@ class BootClock:
             self.restarted = True
 
     @staticmethod
-    def _moved_on_too_little(latest: int | None, stamped_at: float | None, boot_ms: int, now: float) -> bool:
+    def _back_after_silence(latest: int | None, stamped_at: float | None, boot_ms: int, now: float) -> bool:
         if latest is None or stamped_at is None or now - stamped_at < STAMPED_SILENCE_S:
             return False
-        return boot_ms < latest + (now - stamped_at) * 1000.0 * SLOWEST_CLOCK_RATE
+        return boot_ms < latest
 
     def _on_old_clock(self, boot_ms: int, now: float) -> None:
         if self._new_ms is not None:
