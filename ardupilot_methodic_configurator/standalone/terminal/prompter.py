@@ -78,12 +78,15 @@ def format_guided_lines(state: RCReceiverState) -> list[str]:
     return lines
 
 
-def describe_guided_events(previous: RCReceiverState | None, state: RCReceiverState) -> list[str]:
-    """Event lines for the log: a new step, a new verdict, a new finding, a radio message."""
+def describe_guided_events(
+    previous: RCReceiverState | None, state: RCReceiverState, *, step_news: bool = True
+) -> list[str]:
+    """Event lines for the log: a new step (unless ``step_news`` is False: a step that only
+    follows from another event's sentence), a new verdict, a new finding, a radio message."""
     before = previous.guided if previous is not None else None
     guided = state.guided
     events: list[str] = []
-    if (
+    if step_news and (
         before is None
         or guided.guide.step is not before.guide.step
         or guided.guide.stick != before.guide.stick

@@ -66,13 +66,16 @@ def describe_events(
     events: list[str] = []
     before = previous if previous is not None else RCReceiverState()
     down = links_followed and state.link_error is not None
-    if state.failsafe != before.failsafe and not (down and state.failsafe is FailsafeStatus.UNKNOWN):
+    # Without live telemetry the readings are cleared: "unknown" is what the link's sentence (or
+    # "No telemetry for 3 s: readings cleared") already says.
+    cleared = down or not state.has_live_telemetry
+    if state.failsafe != before.failsafe and not (cleared and state.failsafe is FailsafeStatus.UNKNOWN):
         events.append(failsafe_now_text(state.failsafe))
     if state.failsafe_observed and not before.failsafe_observed:
         events.append(failsafe_observed_text(state))
     if state.recovery_observed and not before.recovery_observed:
         events.append(recovery_observed_text(state))
-    if state.receiver_present != before.receiver_present and not (down and state.receiver_present is None):
+    if state.receiver_present != before.receiver_present and not (cleared and state.receiver_present is None):
         events.append(receiver_seen_text(state.receiver_present))
     if state.internal_error and state.internal_error != before.internal_error:
         events.append(state.internal_error)
@@ -150,9 +153,13 @@ class TextFrontEnd:
         now = self._clock()
         elapsed = max(0.0, now - self._start)
         events = describe_events(self._previous, state, links_followed=self._links_followed)
+        lost = (
+            self._previous is not None and self._previous.has_live_telemetry and not state.has_live_telemetry
+        )
         if not (self._links_followed and state.link_error is not None):
-            # While a followed link is down the guide only waits for it: no step of its own.
-            events += describe_guided_events(self._previous, state)
+            # While a followed link is down, or right when the telemetry stopped, the guide only
+            # waits for it: that is the link's sentence, not a step of its own.
+            events += describe_guided_events(self._previous, state, step_news=not lost)
         if bridge is not None:
             events += describe_bridge_events(self._previous_bridge, bridge)
             self._previous_bridge = bridge

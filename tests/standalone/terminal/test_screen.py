@@ -291,3 +291,21 @@ def test_a_cut_loop_is_a_bridge_problem_and_an_event_once_in_the_log() -> None:
         "0 decode errors | loop cut: what it sent to 127.0.0.1:9101 came back from 127.0.0.1:45678; "
         "held back: 3" in text
     )
+
+
+def test_telemetry_that_stops_is_one_sentence_not_its_unknowns_and_the_guides_wait() -> None:
+    """
+    GIVEN a log-mode terminal view showing live readings, failsafe not active and the receiver seen
+    WHEN the next snapshot has no live telemetry (readings cleared, failsafe and receiver unknown,
+         the guide back to waiting for telemetry)
+    THEN the log says "No telemetry for 3 s: readings cleared" once, and neither the unknowns nor
+         the guide's wait
+    """
+    out = io.StringIO()
+    front_end = TextFrontEnd(out, live=False, clock=lambda: 0.0, status_interval_s=1e9)
+    front_end.render(LIVE)
+    out.truncate(0)
+    out.seek(0)
+    front_end.render(RCReceiverState())
+    events = [line.split("] * ", 1)[1] for line in out.getvalue().splitlines() if "] * " in line]
+    assert events == ["No telemetry for 3 s: readings cleared"]
