@@ -27,10 +27,14 @@ from typing import Any
 
 import pytest
 
+from amc_rc_receiver.plugins.rc_receiver.firmware import MAX_RC_CHANNEL, VehicleFamily, wanted_parameters
 from tests.integration.amc501 import Driver, ServeDemo, decode, phases
 from tests.integration.recording_proxy import RecordingTcpProxy
 from tests.support.methodic_configurator import MethodicConfiguratorEnvironment, our_plugin_modules
 from tests.support.run_once import once_per_run
+
+# Every parameter the check may read of the vehicle's ArduCopter, whatever its receiver delivers.
+RECEIVER_PARAMETERS = frozenset(wanted_parameters(VehicleFamily.COPTER, {}, MAX_RC_CHANNEL))
 
 pytestmark = pytest.mark.mc501
 
@@ -553,11 +557,12 @@ def test_on_the_wire_only_interval_requests_and_prearm_checks_leave_the_plugin_i
     """GIVEN every byte the vehicle received during the whole cycle, driven through 5.0.1's objects
     WHEN it is decoded, 5.0.1's own connection and parameter download set apart (5.0.1 asks for
     AUTOPILOT_VERSION itself: the plugin uses its info.flight_sw_version and never asks)
-    THEN after the host's phase every message is a COMMAND_LONG, addressed to the vehicle's own
-    system and component: MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS or SYS_STATUS, or
+    THEN after the host's phase every message is addressed to the vehicle's own system and
+    component, and is a COMMAND_LONG MAV_CMD_SET_MESSAGE_INTERVAL for RC_CHANNELS or SYS_STATUS, or
     MAV_CMD_RUN_PREARM_CHECKS without parameters (ArduPilot's own pre-arm checks, at most twice per
-    test, and the cycle loads the plugin three times): no PARAM_SET, no MAV_CMD_REQUEST_MESSAGE, no
-    other command, nothing else."""
+    test, and the cycle loads the plugin three times), or a PARAM_REQUEST_READ by name of an RC
+    parameter (one that 5.0.1's download missed: a PARAM_VALUE lost on a loaded machine): no
+    PARAM_SET, no MAV_CMD_REQUEST_MESSAGE, no other command, nothing else."""
     host_phase = decode(window_cycle.sent[: window_cycle.step["host_bytes"]])
     assert host_phase, "5.0.1's connect and download must have sent something"
     plugin_phase = decode(window_cycle.sent[window_cycle.step["host_bytes"] :])
@@ -565,8 +570,12 @@ def test_on_the_wire_only_interval_requests_and_prearm_checks_leave_the_plugin_i
     target = (int(window_cycle.step["system_id"]), int(window_cycle.step["component_id"]))
     prearm = []
     for message in plugin_phase:
-        assert message.get_type() == "COMMAND_LONG", message
         assert (message.target_system, message.target_component) == target, message
+        if message.get_type() == "PARAM_REQUEST_READ":
+            assert message.param_index == -1, message.to_dict()
+            assert message.param_id in RECEIVER_PARAMETERS, message.to_dict()
+            continue
+        assert message.get_type() == "COMMAND_LONG", message.to_dict()
         if message.command == MAV_CMD_RUN_PREARM_CHECKS:
             prearm.append((message.param1, message.param2, message.param7))
             continue
