@@ -9,7 +9,9 @@ the confirmation.  Where the program owns the transmitter (the demo, SITL) it mo
 switches it itself at the same steps, and times the reaction from the switch.  The failsafe must
 come within the failsafe timeout plus ``FAILSAFE_MARGIN_S``; a failsafe that came shortly before
 the user's confirmation (up to ``LATE_CONFIRMATION_S``) still counts, since people switch first
-and click second.
+and click second.  "No failsafe" also waits until that much has passed on the vehicle's own clock
+(``time_boot_ms`` of its RC_CHANNELS), up to ``SLOW_VEHICLE_FACTOR`` times as long: SITL on a
+loaded machine runs slower than real time, and its failsafe timeout runs on its clock.
 
 Evidence never skips a step.  A failsafe or recovery seen before the test asks for it (the
 transmitter was still off when the check connected, and was switched on later) stays in the
@@ -44,6 +46,8 @@ KEY_OFF, KEY_ON, KEY_SKIP, KEY_RESET = "o", "i", "s", "r"
 FAILSAFE_MARGIN_S = 2.0
 LATE_CONFIRMATION_S = 5.0
 RECOVERY_WAIT_S = 10.0
+# "No failsafe" waits for the vehicle's clock at most this many times the wait on ours.
+SLOW_VEHICLE_FACTOR = 4.0
 # A stick that still changes by this much after the transmitter went off is live input.
 STILL_MOVING_US = 50
 # The receiver may need a moment to notice the transmitter is gone before its output settles.
@@ -73,6 +77,8 @@ class GuideInputs:
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
     program_sticks: bool = False
+    # The vehicle's own clock (time_boot_ms of its newest RC_CHANNELS) in seconds, once known.
+    vehicle_clock_s: float | None = None
     # The flight controller reports RC failsafe now.
     failsafe_active: bool = False
     # For the switch step: the parameters known (the mode channel, FLTMODEn, RCn_OPTION) and the
@@ -130,6 +136,8 @@ class TransmitterGuide:
         # Telemetry was not live at some update after "off", before "no failsafe" was concluded.
         self._blind_while_off = False
         self._concluded_no_failsafe = False
+        # The vehicle's clock at the first update after "off" (None: not yet, or it keeps none).
+        self._off_vehicle_s: float | None = None
         self._state = GuideState()
         self._sticks = StickTest()
         self._switches = SwitchTest()
@@ -184,6 +192,7 @@ class TransmitterGuide:
         self._off_range.clear()
         self._blind_while_off = False
         self._concluded_no_failsafe = False
+        self._off_vehicle_s = None
         self._sticks.restart()
         self._switches.restart()
         self._state = GuideState(automatic=self._state.automatic)
@@ -203,6 +212,7 @@ class TransmitterGuide:
             self._off_range.clear()
             self._blind_while_off = False
             self._concluded_no_failsafe = False
+            self._off_vehicle_s = None
 
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick asked for now; the verdict says it was not checked."""
@@ -269,7 +279,10 @@ class TransmitterGuide:
                 slot_modes=slot_modes(inputs.family, values),
             )
         failsafe_at = first_failsafe_after(inputs.transitions, None if off is None else off.at, inputs.now)
-        deadline = None if off is None else off.at + inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
+        wait_s = inputs.failsafe_timeout_s + FAILSAFE_MARGIN_S
+        deadline = None if off is None else off.at + wait_s
+        if off is not None and self._off_vehicle_s is None:
+            self._off_vehicle_s = inputs.vehicle_clock_s
         recovered_at = (
             None if failsafe_at is None else recovery_after(inputs.transitions, failsafe_at, inputs.now)
         )
@@ -293,6 +306,7 @@ class TransmitterGuide:
             and not flapping
             and deadline is not None
             and inputs.now > deadline
+            and self._vehicle_waited(inputs, wait_s, deadline)
             and not self._blind_while_off
         )
         self._concluded_no_failsafe = self._concluded_no_failsafe or no_failsafe
@@ -336,6 +350,14 @@ class TransmitterGuide:
             switches=switches.prompt() if step is GuideStep.FLIP_SWITCHES else None,
         )
         return self._state
+
+    def _vehicle_waited(self, inputs: GuideInputs, wait_s: float, deadline: float) -> bool:
+        """Whether ``wait_s`` has passed since "off" on the vehicle's own clock too (or it keeps
+        none, or ours has waited ``SLOW_VEHICLE_FACTOR`` times as long)."""
+        start, latest = self._off_vehicle_s, inputs.vehicle_clock_s
+        if start is None or latest is None or latest < start:
+            return True
+        return latest - start > wait_s or inputs.now > deadline + (SLOW_VEHICLE_FACTOR - 1.0) * wait_s
 
     def _watch_while_off(self, inputs: GuideInputs, off_at: float) -> None:
         if inputs.now < off_at + SETTLE_AFTER_OFF_S:

@@ -103,6 +103,8 @@ class GuidedTestTracker:
         self._previous_channels: tuple[int, ...] | None = None
         # When the newest RC_CHANNELS was read (a repeat too): the stick step sees a rest in two.
         self._channels_read_at: float | None = None
+        # The vehicle's own clock (time_boot_ms) of its newest RC_CHANNELS: guided-test waits.
+        self._vehicle_ms: int | None = None
         self._link_events: tuple[LinkEvent, ...] = ()
         self._previous_failsafe: FailsafeStatus | None = None
         self._previous_guide: object = None
@@ -186,6 +188,9 @@ class GuidedTestTracker:
     def observe_rc_channels(self, msg: Any, now: float) -> None:
         """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
         self._channels_read_at = now
+        boot_ms = msg.time_boot_ms
+        if boot_ms > 0:  # 0: a sender that keeps no time
+            self._vehicle_ms = boot_ms
         # A receiver at rest repeats itself: the same channels under the same failsafe and
         # transmitter state change nothing, which one comparison of the raw values tells.
         chancount = msg.chancount
@@ -439,6 +444,7 @@ class GuidedTestTracker:
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
                 channels_read_at=self._channels_read_at,
+                vehicle_clock_s=None if self._vehicle_ms is None else self._vehicle_ms / 1000.0,
                 stick_axes=axes,
                 family=family,
                 program_sticks=self._transmitter.moves_sticks,

@@ -212,6 +212,30 @@ def test_no_failsafe_by_the_deadline_is_concluded_and_asks_for_the_transmitter_b
     assert guide.update(inputs(deadline + 1.1)).step is GuideStep.DONE
 
 
+def test_no_failsafe_waits_for_a_vehicle_whose_clock_runs_slower_than_ours() -> None:
+    """
+    GIVEN the transmitter off, live telemetry without a failsafe, and a vehicle whose own clock
+          runs at a third of ours (SITL on a loaded machine; its failsafe timeout runs on its clock)
+    WHEN our deadline (timeout plus margin) passes, then the vehicle's clock passes it too; and for
+         a vehicle whose clock stopped, when ours has waited four times as long
+    THEN "no failsafe" waits for the vehicle's clock, and at most four times the wait on ours
+    """
+    wait_s = TIMEOUT_S + FAILSAFE_MARGIN_S
+
+    def at(now: float, rate: float) -> GuideInputs:
+        return inputs(now, vehicle_clock_s=100.0 + rate * (now - OFF_AT))
+
+    slow = switched_off()
+    slow.update(at(OFF_AT + 0.1, 1 / 3))
+    assert not slow.update(at(OFF_AT + wait_s + 0.1, 1 / 3)).no_failsafe
+    assert not slow.update(at(OFF_AT + 3 * wait_s - 0.1, 1 / 3)).no_failsafe
+    assert slow.update(at(OFF_AT + 3 * wait_s + 0.5, 1 / 3)).no_failsafe
+    stopped = switched_off()
+    stopped.update(at(OFF_AT + 0.1, 0.0))
+    assert not stopped.update(at(OFF_AT + 4 * wait_s - 0.1, 0.0)).no_failsafe
+    assert stopped.update(at(OFF_AT + 4 * wait_s + 0.1, 0.0)).no_failsafe
+
+
 def test_no_failsafe_is_not_concluded_when_the_telemetry_was_lost_meanwhile() -> None:
     """
     GIVEN the transmitter off and telemetry lost for a moment before the deadline
