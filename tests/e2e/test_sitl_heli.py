@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_sitl import after
 from tests.support.processes import Process, program_command, without_display
 from tests.support.sitl import ROOT, SITL_DIR, free_instance, sitl_binary
 
@@ -79,9 +80,3 @@ def test_the_heli_run_asks_for_the_collective_and_shows_the_motor_interlock(tmp_
     roles = {channel["number"]: channel["role"] for channel in data["channels"]}
     assert roles[3] == "collective"
     assert "motor_interlock_low" in {finding["code"] for finding in data["findings"]}
-
-
-def after(text: str, marker: str) -> str:
-    index = text.find(marker)
-    assert index >= 0, f"{marker!r} missing:\n{text}"
-    return text[index + len(marker) :]
