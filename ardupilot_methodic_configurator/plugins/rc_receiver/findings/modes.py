@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 from .... import _
 from ..firmware import VehicleFamily, mode_channel
-from ..modes import SLOT_CENTRE_US, near_band_end, slot_parameter
+from ..modes import NEAR_BAND_END_US, SLOT_CENTRE_US, near_band_end, slot_parameter
 from ..snapshot import Finding, ModeOutcome, ModeSlotVisit, Severity
 
 
@@ -71,9 +71,9 @@ def mode_pwm_near_band_end(
             "mode_pwm_near_band_end",
             Severity.WARNING,
             _(
-                "In slot {slot} the mode channel CH{channel} sat at {pwm} µs, within 15 µs of the band "
-                "end at {end} µs: a small drift selects the neighbouring mode."
-            ).format(slot=visit.slot, channel=mode_channel, pwm=visit.pwm, end=end),
+                "In slot {slot} the mode channel CH{channel} sat at {pwm} µs, within {near} µs of the "
+                "band end at {end} µs: a small drift selects the neighbouring mode."
+            ).format(slot=visit.slot, channel=mode_channel, pwm=visit.pwm, near=NEAR_BAND_END_US, end=end),
             _("Set the transmitter's switch position for slot {slot} to about {centre} µs.").format(
                 slot=visit.slot, centre=SLOT_CENTRE_US[visit.slot - 1]
             ),

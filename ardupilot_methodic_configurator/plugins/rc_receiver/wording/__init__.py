@@ -17,6 +17,7 @@ from __future__ import annotations
 from .... import _
 from ..evidence import FLIGHT_MODE_ROLE
 from ..firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily, centring
+from ..modes import NEAR_BAND_END_US
 from ..snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
@@ -404,7 +405,9 @@ def flight_mode_text(reading: FlightModeReading | None) -> str:
             mode=reading.reported_mode_name or _("mode {number}").format(number=reading.reported_mode_number)
         )
     if reading.near_band_end is not None:
-        text += " " + _("(within 15 µs of the band end at {end} µs)").format(end=reading.near_band_end)
+        text += " " + _("(within {near} µs of the band end at {end} µs)").format(
+            near=NEAR_BAND_END_US, end=reading.near_band_end
+        )
     return text
 
 
