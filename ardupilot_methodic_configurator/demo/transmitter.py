@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A simulated RC transmitter whose sticks are a pure function of physics time.
 
-Channel values are computed from the time the physics back end is simulating, never from a
-wall clock, so the same frame always yields the same sticks and tests are deterministic.  The
+Channel values are computed from the time the physics back end is simulating, so the same frame
+always yields the same sticks and tests are deterministic; only a pilot script standing for a
+person (`Transmitter.play_script` with a clock) keeps that person's wall clock.  The
 only mutable state is the on/off switch and the stick held for the check's stick step, guarded by
 a lock because a UI thread sets them while the back end thread reads them.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 PWM_MIN = 1000
@@ -62,6 +64,9 @@ SCRIPT_PUSH_S = 1.2
 class _Script:
     axes: tuple[str, ...]
     throttle_centres: bool
+    # A person's hand keeps the wall clock, not the simulation's (which falls behind on a busy
+    # machine and would hold a stick longer than the person does).
+    clock: Callable[[], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -157,15 +162,22 @@ class Transmitter:
         with self._lock:
             self._switch_holds.clear()
 
-    def play_script(self, axes: tuple[str, ...], *, throttle_centres: bool = False) -> None:
+    def play_script(
+        self,
+        axes: tuple[str, ...],
+        *,
+        throttle_centres: bool = False,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         """Instead of the sweeps, a pilot who pushes one stick after the other, the way a receiver
         check's stick step asks for them in ``axes``: every stick at rest for ``SCRIPT_REST_S``,
-        then the next one pushed for ``SCRIPT_PUSH_S``, over and over; the switch stays put."""
+        then the next one pushed for ``SCRIPT_PUSH_S``, over and over; the switch stays put.  The
+        pilot keeps ``clock`` if given, else the simulation's time."""
         unknown = set(axes) - set(STICK_AXES)
         if unknown:
             raise ValueError(f"unknown stick {sorted(unknown)[0]!r}; the sticks are {', '.join(STICK_AXES)}")
         with self._lock:
-            self._script = _Script(tuple(axes), throttle_centres) if axes else None
+            self._script = _Script(tuple(axes), throttle_centres, clock) if axes else None
 
     @property
     def channel_count(self) -> int:
@@ -216,6 +228,8 @@ class Transmitter:
 
 def _scripted_hold(script: _Script, t: float) -> _Hold:
     """Where the pilot script has the sticks at time ``t``."""
+    if script.clock is not None:
+        t = script.clock()
     turn = SCRIPT_REST_S + SCRIPT_PUSH_S
     index, within = divmod(t % (turn * len(script.axes)), turn)
     return _Hold(script.axes[int(index)], within >= SCRIPT_REST_S, script.throttle_centres)

@@ -168,7 +168,7 @@ class _Server:
             # A path that names no serial port is a wrong command line, as a wrong scheme is.
             return EXIT_USAGE if isinstance(error, NotASerialPortError) else EXIT_ERROR
         self._demo = demo
-        demo.transmitter.play_script(stick_axes(VehicleFamily.COPTER))
+        demo.transmitter.play_script(stick_axes(VehicleFamily.COPTER), clock=self._clock)
         presses = _EnterPresses()
         interactive = self._console.stdin.isatty()
         if interactive:

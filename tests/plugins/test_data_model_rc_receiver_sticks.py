@@ -242,6 +242,33 @@ def test_a_throttle_held_up_only_a_moment_when_asked_for_is_not_a_reversed_push(
     assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
 
 
+def test_a_throttle_up_for_a_moment_that_a_radio_queue_spreads_out_is_still_not_a_rest(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN the throttle up (2000 µs) for 1 s on the vehicle's clock when the throttle stick is asked
+          for, its two readings arriving 2 s apart on ours (a telemetry radio's queue grew between
+          them)
+    WHEN it comes down to idle, rests there and is then pushed up
+    THEN the throttle is correct: the rest is measured on the vehicle's clock, where the throttle
+         was up for less than a person's idle takes
+    """
+    with_parameters(harness)
+    up = [1500, 1500, 2000, 1500, 1100]
+    sent_ms = harness.vehicle.time_boot_ms()
+    harness.vehicle.send_rc_channels(up, chancount=8, rssi=180, time_boot_ms=sent_ms)
+    harness.poll_after_sync()
+    harness.clock.advance(2.0)
+    harness.vehicle.send_rc_channels(up, chancount=8, rssi=180, time_boot_ms=sent_ms + 1000)
+    harness.poll_after_sync()
+    send_frame(harness, REST)
+    harness.clock.advance(HOLD_S)
+    send_frame(harness, REST)
+    push_stick(harness, 3, 2000)
+
+    assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
+
+
 def test_a_rover_asks_for_steering_then_a_centring_throttle(harness: ModelHarness) -> None:
     """
     GIVEN a rover (steering on RCMAP_ROLL, a throttle that centres and drives backwards below it)

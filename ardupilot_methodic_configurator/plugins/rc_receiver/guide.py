@@ -71,7 +71,8 @@ class GuideInputs:
     stick_pwm: Mapping[int, int] | None = None
     # The latest PWM of every input channel, and the vehicle's sticks in the stick step's order.
     channel_pwm: Mapping[int, int] | None = None
-    # When the newest RC_CHANNELS (the values in ``channel_pwm``) was read.
+    # When the vehicle sent the newest RC_CHANNELS (the values in ``channel_pwm``), its clock
+    # mapped onto ours (when it was read, from a vehicle that keeps no time).
     channels_read_at: float | None = None
     stick_axes: tuple[str, ...] = ()
     family: VehicleFamily = VehicleFamily.UNKNOWN

@@ -38,7 +38,7 @@ class Observer(Protocol):
     @property
     def observers(self) -> Mapping[str, Callable[[Any, float], None]]: ...
 
-    def observe_rc_channels(self, msg: Any, now: float) -> None: ...
+    def observe_rc_channels(self, msg: Any, sent_at: float) -> None: ...
 
     def note_failsafe(self, failsafe: FailsafeStatus) -> None: ...
 
@@ -103,13 +103,17 @@ class VehicleIntake:
         for msg in messages:
             kind = msg.get_type()
             if kind == "RC_CHANNELS":
-                observe_channels(msg, now)
                 time_boot_ms = msg.time_boot_ms
                 if time_boot_ms > 0:  # 0 is what a sender that keeps no time leaves there
                     vehicle_time = map_clock(time_boot_ms, now)
                     sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
+                    # The sticks step measures rests between readings on the vehicle's clock: a
+                    # telemetry radio's queue delays readings by a varying amount, which would
+                    # stretch or shrink the time a stick stayed somewhere on ours.
+                    observe_channels(msg, vehicle_time)
                 else:
                     sent_at = _dated(vehicle_time, not_before, now, recent)
+                    observe_channels(msg, now)
                 newest_channels = (msg, sent_at)
                 channels_count += 1
             elif kind == "SYS_STATUS":

@@ -27,7 +27,8 @@ to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first, a
 with the first channel values: before RC_CHANNELS arrives (or while a receiver is not yet
 decoded) nothing can rest or move, and a push made then would start from no rest at all.
 
-A rest is seen in two readings of the receiver at least ``REST_S`` apart, not in one reading that
+A rest is seen in two readings of the receiver at least ``REST_S`` apart on the vehicle's clock
+(a telemetry radio delays readings by varying amounts), not in one reading that
 the polls keep showing: a stream at 1 Hz (the rate a vehicle falls back to after a reconnection)
 would otherwise make a single stale value, sent before the transmitter's new position reached the
 flight controller, a rest, and the stick's way back from it a reversed push.

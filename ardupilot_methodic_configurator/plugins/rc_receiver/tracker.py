@@ -101,7 +101,8 @@ class GuidedTestTracker:
         self._known_on_of: tuple[object, bool] = (None, True)
         self._previous_count: object = None
         self._previous_channels: tuple[int, ...] | None = None
-        # When the newest RC_CHANNELS was read (a repeat too): the stick step sees a rest in two.
+        # When the vehicle sent the newest RC_CHANNELS (a repeat too): the stick step sees a rest
+        # in two.
         self._channels_read_at: float | None = None
         # The vehicle's own clock (time_boot_ms) of its newest RC_CHANNELS: guided-test waits.
         self._vehicle_ms: int | None = None
@@ -185,9 +186,10 @@ class GuidedTestTracker:
         receiver streams it takes through `observe_rc_channels` and `note_failsafe`)."""
         return self._observers
 
-    def observe_rc_channels(self, msg: Any, now: float) -> None:
-        """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order)."""
-        self._channels_read_at = now
+    def observe_rc_channels(self, msg: Any, sent_at: float) -> None:
+        """One RC_CHANNELS of the selected vehicle (the model feeds a poll's worth in order), sent
+        at ``sent_at``: the vehicle's clock mapped onto ours, or when it was read if it has none."""
+        self._channels_read_at = sent_at
         boot_ms = msg.time_boot_ms
         if boot_ms > 0:  # 0: a sender that keeps no time
             self._vehicle_ms = boot_ms
