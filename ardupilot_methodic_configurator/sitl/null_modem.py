@@ -131,25 +131,30 @@ class NullModem:
     def close(self) -> None:
         self.unplug()
 
-    def carried_all(self, direction: int) -> bool:
+    def carried_all(self, direction: int, *, read_at_far_end: bool = False) -> bool:
         """Whether everything written into one end so far has come out of the other (an unplugged
-        cable carries nothing and so has nothing left to carry)."""
+        cable carries nothing and so has nothing left to carry); with ``read_at_far_end``, also
+        read there by the program that has that end open."""
         with self._lock:
-            masters = self._masters
-        if masters is None:
+            masters, slaves = self._masters, self._slaves
+        if masters is None or slaves is None:
             return True
-        source = masters[1] if direction == STATION_TO_VEHICLE else masters[0]
+        toward_vehicle = direction == STATION_TO_VEHICLE
+        source = masters[1] if toward_vehicle else masters[0]
+        far_end = slaves[0] if toward_vehicle else slaves[1]
         with self._in_flight:
             try:
-                waiting = struct.unpack("i", fcntl.ioctl(source, termios.FIONREAD, b"\0\0\0\0"))[0]
+                waiting = _unread(source)
+                if read_at_far_end:
+                    waiting += _unread(far_end)
             except OSError:
                 return True  # the end was closed meanwhile: nothing more will come through it
             return waiting == 0 and self._queued[direction] == 0
 
-    def wait_carried(self, direction: int, timeout: float) -> bool:
+    def wait_carried(self, direction: int, timeout: float, *, read_at_far_end: bool = False) -> bool:
         """Wait up to ``timeout`` s until `carried_all` holds for ``direction``."""
         deadline = time.monotonic() + timeout
-        while not self.carried_all(direction):
+        while not self.carried_all(direction, read_at_far_end=read_at_far_end):
             if time.monotonic() >= deadline:
                 return False
             time.sleep(_TICK_S)
@@ -202,3 +207,8 @@ class NullModem:
                         self._queued[direction[source]] = len(queued)
                     allowance[source] -= written
                     self.carried[direction[source]] += written
+
+
+def _unread(descriptor: int) -> int:
+    """Bytes waiting to be read from a pseudo-terminal end."""
+    return int(struct.unpack("i", fcntl.ioctl(descriptor, termios.FIONREAD, b"\0\0\0\0"))[0])

@@ -309,9 +309,10 @@ class SitlRunner:
     def _link_opened(self, generation: int) -> None:
         modem = self._modem
         if modem is not None:
-            # The check's hello (its first parameter read) must be through the cable before the
-            # receiver is first decoded.
-            modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S)
+            # The check's hello (its first parameter read) must be through the cable and read by
+            # SITL before the receiver is first decoded: ArduPilot announces the protocol only on
+            # links it has heard from, and a busy SITL reads its serial port late.
+            modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S, read_at_far_end=True)
         self._receiver.start_delivering(generation)
 
     # ---------------------------------------------------------------- supervisor hooks

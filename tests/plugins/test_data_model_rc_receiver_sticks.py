@@ -7,7 +7,7 @@ exact.  `StickTest` itself is driven directly in tests/plugins/rc_receiver/test_
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
@@ -265,6 +265,35 @@ def test_a_throttle_up_for_a_moment_that_a_radio_queue_spreads_out_is_still_not_
     harness.clock.advance(HOLD_S)
     send_frame(harness, REST)
     push_stick(harness, 3, 2000)
+
+    assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
+
+
+def send_sent_ago(harness: ModelHarness, pwm: Sequence[int], age_s: float) -> None:
+    """One RC_CHANNELS stamped ``age_s`` before now on the vehicle's clock (it waited in a queue)."""
+    sent_ms = harness.vehicle.time_boot_ms() - round(age_s * 1000)
+    harness.vehicle.send_rc_channels(list(pwm), chancount=8, rssi=180, time_boot_ms=sent_ms)
+    harness.poll_after_sync()
+
+
+def test_a_push_held_long_enough_is_recorded_when_a_stalled_link_delivers_it_in_a_burst(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN the throttle asked for and resting at idle
+    WHEN the throttle is pushed up and held for 1 s on the vehicle's clock, and the link stalls so
+         that both readings of the push arrive within 0.1 s of each other on ours
+    THEN the throttle is correct: the hold is measured on the vehicle's clock
+    """
+    with_parameters(harness)
+    pushed = list(REST)
+    pushed[2] = 2000
+    send_frame(harness, REST)
+    harness.clock.advance(3.0)
+    send_sent_ago(harness, REST, 1.0)
+    send_sent_ago(harness, pushed, 0.9)
+    harness.clock.advance(0.1)
+    send_sent_ago(harness, pushed, 0.0)
 
     assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
 

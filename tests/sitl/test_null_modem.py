@@ -3,7 +3,8 @@
 """The null-modem cable's "everything carried" answer, on real pseudo-terminals.
 
 The runner lets SITL's receiver deliver only once the check's first bytes are through the cable
-(see `sitl.runner`), so the answer must never be "yes" while a written byte is still on its way.
+and read by SITL (see `sitl.runner`), so the answer must never be "yes" while a written byte is
+still on its way, or unread at the far end when that is asked.
 """
 
 from __future__ import annotations
@@ -56,6 +57,29 @@ def test_once_everything_is_carried_the_far_end_has_every_byte(tmp_path: Path) -
         assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S)
         assert read_exactly(vehicle, len(frame)) == frame
         assert modem.carried_all(VEHICLE_TO_STATION)
+    finally:
+        for descriptor in (station, vehicle):
+            os.close(descriptor)
+        modem.close()
+
+
+def test_carried_bytes_count_as_read_only_once_the_far_end_has_read_them(tmp_path: Path) -> None:
+    """GIVEN a plugged cable WHEN the station writes one heartbeat and the cable has carried it
+    THEN it is not yet read at the vehicle's end, whose program has not read it; once that program
+    reads the frame, it is."""
+    modem = NullModem(tmp_path / "dev", baudrate=115200)
+    modem.plug()
+    station = open_end(modem.station_path)
+    vehicle = open_end(modem.vehicle_path)
+    try:
+        frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
+        os.write(station, frame)
+        assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S)
+        assert not modem.carried_all(STATION_TO_VEHICLE, read_at_far_end=True)
+        assert not modem.wait_carried(STATION_TO_VEHICLE, 0.0, read_at_far_end=True)
+
+        assert read_exactly(vehicle, len(frame)) == frame
+        assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S, read_at_far_end=True)
     finally:
         for descriptor in (station, vehicle):
             os.close(descriptor)

@@ -27,8 +27,9 @@ to push through `StickTest.wanted`, and rests them all for ``SETTLE_S`` first, a
 with the first channel values: before RC_CHANNELS arrives (or while a receiver is not yet
 decoded) nothing can rest or move, and a push made then would start from no rest at all.
 
-A rest is seen in two readings of the receiver at least ``REST_S`` apart on the vehicle's clock
-(a telemetry radio delays readings by varying amounts), not in one reading that
+A rest is seen in two readings of the receiver at least ``REST_S`` apart, and a hold in two at
+least ``HOLD_S`` apart, on the vehicle's clock (a telemetry radio delays readings by varying
+amounts, and a stalled link delivers them in a burst), not in one reading that
 the polls keep showing: a stream at 1 Hz (the rate a vehicle falls back to after a reconnection)
 would otherwise make a single stale value, sent before the transmitter's new position reached the
 flight controller, a rest, and the stick's way back from it a reversed push.
@@ -261,7 +262,7 @@ class StickTest:
                 return
             self._watching_since = now
             self.version += 1
-        self._follow(now, axis, pwm, centres)
+        self._follow(now, read_at, axis, pwm, centres)
 
     def _program_may_push(self, now: float) -> bool:
         asked_at = self._asked_at
@@ -283,7 +284,9 @@ class StickTest:
             if read_at - channel.since >= rest_s:
                 channel.rested[zone] = value
 
-    def _follow(self, now: float, axis: str, pwm: Mapping[int, int], centres: bool) -> None:
+    def _follow(self, now: float, read_at: float, axis: str, pwm: Mapping[int, int], centres: bool) -> None:
+        """Hold times run on the readings' clock, as rests do: a burst of delayed readings must not
+        shorten a push the person held long enough."""
         best = self._best_move(pwm, centres)
         candidate = self._candidate
         if best is None:
@@ -295,10 +298,10 @@ class StickTest:
         value = pwm[number]
         raised = value > rest
         if candidate is None or candidate.channel != number or candidate.raised != raised:
-            self._candidate = _Candidate(number, rest, raised, now, value)
+            self._candidate = _Candidate(number, rest, raised, read_at, value)
             return
         candidate.end_us = max(candidate.end_us, value) if raised else min(candidate.end_us, value)
-        if now >= candidate.since + HOLD_S:
+        if read_at >= candidate.since + HOLD_S:
             self._record(StickObservation(axis, number, candidate.rest_us, candidate.end_us, at=now))
 
     def _best_move(self, pwm: Mapping[int, int], centres: bool) -> tuple[int, int] | None:
