@@ -35,6 +35,7 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     StickResult,
     VerdictResult,
 )
+from amc_rc_receiver.plugins.rc_receiver.wording import channels
 
 pytestmark = pytest.mark.pure
 
@@ -256,7 +257,7 @@ def test_a_helicopter_is_asked_for_its_collective_not_a_throttle() -> None:
         wording.stick_instruction(heli, StickPrompt("throttle", 1, 4)),
         wording.stick_instruction(heli, StickPrompt("pitch", 3, 4)),
         wording.stick_instruction(heli, StickPrompt("throttle", 1, 4, True, True)),
-        wording.channel_role_text(ChannelEvidence(3, role=stick_role(heli, "RCMAP_THROTTLE"))),
+        channels.channel_role_text(ChannelEvidence(3, role=stick_role(heli, "RCMAP_THROTTLE"))),
     ]
     assert texts[0].startswith("Stick 1 of 4: from the bottom, push the collective stick fully up")
     assert texts[1].endswith("the other sticks centred and the collective down.")
@@ -326,13 +327,13 @@ def test_a_channel_is_worded_by_its_role_and_its_span() -> None:
     """
     moved = ChannelEvidence(5, "flight_mode", 1900, 1100, 1900, moved=True)
     still = ChannelEvidence(1, "roll", 1500, 1490, 1510)
-    assert (wording.channel_role_text(moved), wording.channel_span_text(moved)) == (
+    assert (channels.channel_role_text(moved), channels.channel_span_text(moved)) == (
         "Flight mode",
         "moved 1100–1900",
     )
-    assert (wording.channel_role_text(still), wording.channel_span_text(still)) == ("Roll", "span 20 µs")
-    assert (wording.channel_role_text(None), wording.channel_span_text(ChannelEvidence(2))) == ("", "")
-    assert wording.role_label("no such role") == ""
+    assert (channels.channel_role_text(still), channels.channel_span_text(still)) == ("Roll", "span 20 µs")
+    assert (channels.channel_role_text(None), channels.channel_span_text(ChannelEvidence(2))) == ("", "")
+    assert channels.role_label("no such role") == ""
 
 
 @pytest.mark.parametrize(
@@ -350,7 +351,7 @@ def test_a_channel_is_worded_by_its_role_and_its_span() -> None:
 )
 def test_the_flight_mode_reading_names_slot_and_mode(reading: FlightModeReading | None, text: str) -> None:
     """GIVEN a flight-mode reading WHEN worded THEN it names the channel, PWM, slot and mode it knows."""
-    assert wording.flight_mode_text(reading) == text
+    assert channels.flight_mode_text(reading) == text
 
 
 @pytest.mark.parametrize(
