@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .... import _
 from ..evidence import FLIGHT_MODE_ROLE
-from ..modes import NEAR_BAND_END_US
+from ..modes import IDLE_S, NEAR_BAND_END_US
 from ..snapshot import (
     ChannelEvidence,
     ExtraChannel,
@@ -143,7 +143,11 @@ def switch_instruction(prompt: SwitchPrompt) -> str:
                     channels=_channel_list(prompt.aux_channels)
                 )
             )
-        parts.append(_("The test goes on once all were seen, or 20 s after the last change."))
+        parts.append(
+            _("The test goes on once all were seen, or {seconds:g} s after the last change.").format(
+                seconds=IDLE_S
+            )
+        )
     if prompt.mode_channel is not None:
         seen = ", ".join(str(slot) for slot in prompt.slots_seen) or _("none")
         parts.append(_("Slots seen: {slots}.").format(slots=seen))
