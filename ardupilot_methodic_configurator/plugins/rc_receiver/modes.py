@@ -53,6 +53,9 @@ AUX_LOW_US = 1100
 AUX_HIGH_US = 1900
 # Options a program must not flip: they arm the vehicle (ArmDisarm, before and from 4.2, with AirMode).
 ARMING_OPTIONS = frozenset({41, 153, 154})
+# A person who flips nothing new for this long is done with the switches: the switch step waits
+# it and the wording says it, so it lives here, below both.
+IDLE_S = 20.0
 
 _COPTER_REFUSAL = re.compile(r"^Mode change to (?P<mode>.+?) failed")
 _PLANE_ROVER_REFUSAL = "Flight mode change failed"

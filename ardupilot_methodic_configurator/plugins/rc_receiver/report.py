@@ -26,10 +26,8 @@ from ... import _
 from .report_markdown import build_markdown
 from .report_modes import mode_slots_json
 from .snapshot import FailsafeStatus, RCReceiverState
-from .wording import (
-    mode_slot_text,
-    stick_outcome_text,
-)
+from .wording import stick_outcome_text
+from .wording.channels import mode_slot_text
 
 SCHEMA_VERSION = 3
 SCHEMA_ID = "https://github.com/amc-rc-receiver/amc-rc-receiver/schemas/rc_receiver_report-3.schema.json"

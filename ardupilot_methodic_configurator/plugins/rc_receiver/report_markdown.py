@@ -14,14 +14,8 @@ from ... import _
 from .readings import readable_text
 from .report_modes import mode_slots_markdown
 from .snapshot import ExtraChannel, SwitchPosition, VerdictResult
-from .wording import (
-    extra_channel_role_text,
-    prearm_moment_label,
-    role_label,
-    stick_outcome_label,
-    switch_position_label,
-    verdict_label,
-)
+from .wording import prearm_moment_label, stick_outcome_label, verdict_label
+from .wording.channels import extra_channel_role_text, role_label, switch_position_label
 
 # Characters that mean something to Markdown where they stand: escaped in every text that did
 # not come from this program, so that a STATUSTEXT cannot start a heading or a table.

@@ -15,7 +15,7 @@ from typing import Any
 from ... import _
 from .readings import readable_text
 from .snapshot import ModeOutcome, ModeSlotVisit
-from .wording import mode_outcome_label
+from .wording.channels import mode_outcome_label
 
 _MARKDOWN = str.maketrans({char: "\\" + char for char in "\\`*_[]<>#|~"})
 

@@ -28,6 +28,7 @@ from .modes import (
     AUX_HIGH_US,
     AUX_LOW_BELOW_US,
     AUX_LOW_US,
+    IDLE_S,
     MODE_SWITCH_DEBOUNCE_S,
     SETTLED_AFTER_S,
     SLOT_CENTRE_US,
@@ -38,8 +39,6 @@ from .modes import (
 )
 from .snapshot import FlightModeReading, ModeSlotVisit, SwitchPrompt
 
-# A person who flips nothing new for this long is done with the switches.
-IDLE_S = 20.0
 # How long a program holds a slot waiting for the vehicle's answer (HEARTBEAT comes at 1 Hz).
 SLOT_WAIT_S = 4.0
 # How long a program holds an aux switch at one end (ArduPilot debounces 200 ms).

@@ -42,7 +42,6 @@ from .firmware import (
     family_from_mav_type,
     family_from_name,
     family_of_vehicle,
-    mode_channel,
     throttle_channel,
     version_from_autopilot_version,
     version_from_banner,
@@ -50,13 +49,13 @@ from .firmware import (
 )
 from .guide import GuideInputs, TransmitterGuide
 from .host_facts import NO_VALUES, HostFacts, HostValues
-from .modes import is_mode_refusal
 from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
 from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
+from .switch_evidence import SwitchEvidence
 from .verdict import VerdictInputs, decide_verdict
 
 # A family's names with and without a throttle channel known, and a few more: plenty.
@@ -92,6 +91,9 @@ class GuidedTestTracker:
         self._radio = RadioTimeline()
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
+        self._switch_evidence = SwitchEvidence(
+            self._guide.switches, self._spans, lambda: (self.family(), self._values())
+        )
         self._mav_type: int | None = None
         # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
         self._autopilot_version: FirmwareVersion | None = None
@@ -133,7 +135,7 @@ class GuidedTestTracker:
         self._forget_derived()
         self._radio.reset()
         self._mav_type = None
-        self._guide.switches.forget_vehicle()
+        self._switch_evidence.forget_vehicle()
         self._autopilot_version = None
         self.restart_test()
 
@@ -239,21 +241,14 @@ class GuidedTestTracker:
         text = self._radio.last_text
         if joined:
             self._prearm.observe_text(text, now)
-        if is_mode_refusal(text):
-            self._observe_mode_switch(now)
-            self._guide.switches.note_text(text, now)
+        self._switch_evidence.observe_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         mav_type = int(msg.type)
         if mav_type != self._mav_type:
             self._mav_type = mav_type
             self._forget_derived()
-        self._observe_mode_switch(now)
-        self._guide.switches.note_heartbeat(int(msg.custom_mode), now)
-
-    def _observe_mode_switch(self, now: float) -> None:  # as of the RC_CHANNELS read so far
-        channel = mode_channel(self.family(), self._values())
-        self._guide.switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
+        self._switch_evidence.observe_heartbeat(msg, now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
@@ -401,7 +396,7 @@ class GuidedTestTracker:
             self._witness.version,
             self._guide.version,
             self._guide.sticks_version,
-            self._guide.switches.version,
+            self._switch_evidence.version,
             self._link_events,
             self._prearm.version,
             self._prearm.answers(live.now),
@@ -480,7 +475,7 @@ class GuidedTestTracker:
                 channel_pwm=pwm_of,
             )
         )
-        mode_slots, reading = self._guide.switches.evidence(family, values, pwm_of)
+        mode_slots, reading = self._switch_evidence.judge(family, values, pwm_of)
         findings = (*findings, *mode_findings(family, values, mode_slots))
         complete = all(name in values or name in unavailable for name in wanted)
         done = guide.step is GuideStep.DONE

@@ -32,7 +32,8 @@ from .snapshot import (
     Verdict,
     VerdictResult,
 )
-from .wording import mode_slots_text, stick_instruction, stick_outcome_text, switch_instruction, verdict_label
+from .wording import stick_instruction, stick_outcome_text, verdict_label
+from .wording.channels import mode_slots_text, switch_instruction
 
 
 @dataclass(frozen=True)

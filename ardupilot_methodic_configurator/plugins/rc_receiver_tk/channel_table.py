@@ -15,7 +15,11 @@ from tkinter import ttk
 
 from ..rc_receiver.firmware import MAX_DELIVERED_CHANNEL
 from ..rc_receiver.snapshot import CHANNEL_COUNT, FIRST_CHANNEL, ExtraChannel, SwitchPosition
-from ..rc_receiver.wording import extra_channel_role_text, extra_channel_span_text, switch_position_label
+from ..rc_receiver.wording.channels import (
+    extra_channel_role_text,
+    extra_channel_span_text,
+    switch_position_label,
+)
 from ..rc_receiver.wording.tk_view import channel_name, extra_channel_headers, pwm_text, view_label
 from ..tk_kit.text import TextMeasure
 from .shown import ShownValues

@@ -31,15 +31,13 @@ from ..rc_receiver.snapshot import (
     VerdictResult,
 )
 from ..rc_receiver.wording import (
-    channel_role_text,
-    channel_span_text,
     finding_text,
-    flight_mode_text,
     guide_instruction,
     message_text,
     request_text,
     verdict_label,
 )
+from ..rc_receiver.wording.channels import channel_role_text, channel_span_text, flight_mode_text
 from ..rc_receiver.wording.tk_view import ButtonName, button_tooltip, rate_text, view_label
 from ..tk_kit.keys import ViewKeys
 from ..tk_kit.scrolling import match_theme_background

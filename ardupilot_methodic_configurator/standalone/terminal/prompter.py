@@ -25,7 +25,8 @@ from typing import IO, Any, TextIO
 from ...plugins.rc_receiver.guide import KEY_OFF, KEY_ON, KEY_RESET, KEY_SKIP
 from ...plugins.rc_receiver.report import ReportPathError, earlier_report_base, write_report
 from ...plugins.rc_receiver.snapshot import GuideStep, RCReceiverState, Severity
-from ...plugins.rc_receiver.wording import flight_mode_text, sticks_text
+from ...plugins.rc_receiver.wording import sticks_text
+from ...plugins.rc_receiver.wording.channels import flight_mode_text
 from ...plugins.rc_receiver.wording.terminal import (
     channel_role_line_text,
     decoded_protocol_text,

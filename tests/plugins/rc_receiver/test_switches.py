@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from amc_rc_receiver.plugins.rc_receiver.firmware import mode_slot
-from amc_rc_receiver.plugins.rc_receiver.modes import AUX_HIGH_US, AUX_LOW_US, SLOT_CENTRE_US
-from amc_rc_receiver.plugins.rc_receiver.switches import IDLE_S, SLOT_WAIT_S, SwitchHold, SwitchTest
+from amc_rc_receiver.plugins.rc_receiver.modes import AUX_HIGH_US, AUX_LOW_US, IDLE_S, SLOT_CENTRE_US
+from amc_rc_receiver.plugins.rc_receiver.switches import SLOT_WAIT_S, SwitchHold, SwitchTest
 
 pytestmark = pytest.mark.pure
 

@@ -15,6 +15,7 @@ import amc_rc_receiver
 from amc_rc_receiver.plugins.rc_receiver import wording
 from amc_rc_receiver.plugins.rc_receiver.evidence import stick_role
 from amc_rc_receiver.plugins.rc_receiver.firmware import RC_OPTION_CRSF_LINK_QUALITY, VehicleFamily
+from amc_rc_receiver.plugins.rc_receiver.modes import IDLE_S
 from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     STALE_AFTER_S,
     ChannelEvidence,
@@ -33,8 +34,10 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import (
     StickOutcome,
     StickPrompt,
     StickResult,
+    SwitchPrompt,
     VerdictResult,
 )
+from amc_rc_receiver.plugins.rc_receiver.wording import channels
 
 pytestmark = pytest.mark.pure
 
@@ -256,7 +259,7 @@ def test_a_helicopter_is_asked_for_its_collective_not_a_throttle() -> None:
         wording.stick_instruction(heli, StickPrompt("throttle", 1, 4)),
         wording.stick_instruction(heli, StickPrompt("pitch", 3, 4)),
         wording.stick_instruction(heli, StickPrompt("throttle", 1, 4, True, True)),
-        wording.channel_role_text(ChannelEvidence(3, role=stick_role(heli, "RCMAP_THROTTLE"))),
+        channels.channel_role_text(ChannelEvidence(3, role=stick_role(heli, "RCMAP_THROTTLE"))),
     ]
     assert texts[0].startswith("Stick 1 of 4: from the bottom, push the collective stick fully up")
     assert texts[1].endswith("the other sticks centred and the collective down.")
@@ -326,13 +329,13 @@ def test_a_channel_is_worded_by_its_role_and_its_span() -> None:
     """
     moved = ChannelEvidence(5, "flight_mode", 1900, 1100, 1900, moved=True)
     still = ChannelEvidence(1, "roll", 1500, 1490, 1510)
-    assert (wording.channel_role_text(moved), wording.channel_span_text(moved)) == (
+    assert (channels.channel_role_text(moved), channels.channel_span_text(moved)) == (
         "Flight mode",
         "moved 1100–1900",
     )
-    assert (wording.channel_role_text(still), wording.channel_span_text(still)) == ("Roll", "span 20 µs")
-    assert (wording.channel_role_text(None), wording.channel_span_text(ChannelEvidence(2))) == ("", "")
-    assert wording.role_label("no such role") == ""
+    assert (channels.channel_role_text(still), channels.channel_span_text(still)) == ("Roll", "span 20 µs")
+    assert (channels.channel_role_text(None), channels.channel_span_text(ChannelEvidence(2))) == ("", "")
+    assert channels.role_label("no such role") == ""
 
 
 @pytest.mark.parametrize(
@@ -350,7 +353,24 @@ def test_a_channel_is_worded_by_its_role_and_its_span() -> None:
 )
 def test_the_flight_mode_reading_names_slot_and_mode(reading: FlightModeReading | None, text: str) -> None:
     """GIVEN a flight-mode reading WHEN worded THEN it names the channel, PWM, slot and mode it knows."""
-    assert wording.flight_mode_text(reading) == text
+    assert channels.flight_mode_text(reading) == text
+
+
+def test_a_person_is_told_the_switch_steps_idle_time_from_its_constant() -> None:
+    """
+    GIVEN the switch step asking a person for the mode switch and an aux switch
+    WHEN worded
+    THEN it says when the step goes on by itself, `IDLE_S` after the last change, which a program's
+    transmitter is not told
+    """
+    person = channels.switch_instruction(SwitchPrompt(5, slots_seen=(1, 3), aux_channels=(7,)))
+    program = channels.switch_instruction(SwitchPrompt(5, aux_channels=(7,), by_program=True))
+    assert person == (
+        "Flip the mode switch (CH5) through all its positions. Flip each aux switch once: CH7. "
+        f"The test goes on once all were seen, or {IDLE_S:g} s after the last change. "
+        "Slots seen: 1, 3. Aux switches flipped: none."
+    )
+    assert "after the last change" not in program
 
 
 @pytest.mark.parametrize(

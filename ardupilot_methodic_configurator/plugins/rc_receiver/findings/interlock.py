@@ -26,7 +26,7 @@ from .... import _
 from ..aux_functions import switch_position, switch_reversal_allowed
 from ..firmware import MAX_RC_CHANNEL, VehicleFamily, option_parameter
 from ..snapshot import Finding, Severity, SwitchPosition
-from ..wording import switch_position_label
+from ..wording.channels import switch_position_label
 from .inputs import FindingInputs
 
 MOTOR_INTERLOCK_OPTION = 32

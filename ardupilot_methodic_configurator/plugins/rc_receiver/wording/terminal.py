@@ -16,16 +16,13 @@ from ..snapshot import (
     RadioMessage,
     RCReceiverState,
 )
-from . import (
+from . import request_outcome_text, rssi_is_link_quality, stick_instruction, yes_no_unknown_text
+from .channels import (
     extra_channel_role_text,
     extra_channel_span_text,
-    request_outcome_text,
     role_label,
-    rssi_is_link_quality,
-    stick_instruction,
     switch_instruction,
     switch_position_label,
-    yes_no_unknown_text,
 )
 
 
