@@ -16,7 +16,7 @@ from amc_rc_receiver.host.param_file import read_example_receiver_params
 from amc_rc_receiver.host.parameter_table import ParameterTable
 from amc_rc_receiver.plugins.tk_kit.text import ELLIPSIS
 from tests.support.geometry import layout_problems
-from tests.support.tk import point_at, pump_until
+from tests.support.tk import pump_until
 
 pytestmark = pytest.mark.tk
 
@@ -83,7 +83,7 @@ def test_the_pointer_on_a_shortened_meaning_tells_it_whole_when_it_rests_there(
     item = tree.get_children()[index]
     x, y, _width, height = tree.bbox(item, "name")
 
-    point_at(tree, x + 4, y + height // 2)
+    tree.event_generate("<Motion>", x=x + 4, y=y + height // 2)
     assert pump_until(root, lambda: table.tooltip.text == table.rows[index][2])
 
     tree.selection_set(item)

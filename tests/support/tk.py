@@ -101,16 +101,6 @@ def pump_until(root: tk.Tk, condition: Callable[[], bool], deadline_s: float = D
     return condition()
 
 
-def point_at(widget: tk.Misc, x: int, y: int) -> None:
-    """Move the display's pointer to ``x``, ``y`` of ``widget``, as a person's mouse does.
-
-    A <Motion> generated without moving the pointer leaves it wherever an earlier test put it; a
-    tooltip window that then maps under it takes the pointer off the widget (a <Leave>), which
-    hides the tooltip at once.
-    """
-    widget.event_generate("<Motion>", warp=True, x=x, y=y)
-
-
 def pump_briefly(root: tk.Tk, rounds: int = 5, pause_s: float = 0.02) -> None:
     """Run the event loop for a few short rounds, so that anything still scheduled would show."""
     for _ in range(rounds):

@@ -24,7 +24,7 @@ from amc_rc_receiver.plugins.tk_kit.text import (
     fit_words,
     wrap_text,
 )
-from tests.support.tk import packed, point_at, pump_until
+from tests.support.tk import packed, pump_until
 
 pytestmark = pytest.mark.tk
 
@@ -148,12 +148,12 @@ def test_the_pointer_resting_on_a_shortened_row_shows_its_whole_text_when_it_sta
     tooltip = Tooltip(area, lambda _x, y: whole if y < 100 else "", delay_ms=1)
     root.update()
 
-    point_at(area, 20, 20)
+    area.event_generate("<Motion>", x=20, y=20)
     assert pump_until(root, lambda: tooltip.text == whole)
 
     area.event_generate("<Leave>")
     root.update()
     assert tooltip.text == ""
-    point_at(area, 20, 150)
+    area.event_generate("<Motion>", x=20, y=150)
     root.update()
     assert tooltip.text == ""
