@@ -11,7 +11,8 @@ transmitter; `build()` turns what it gathered and the poll's `LiveReadings` into
 `GuidedTest` with findings and verdict, keeping the previous one while none of its inputs moved
 and time alone cannot change it.
 
-What it reads of its host is `HostFacts`; a program-owned transmitter is `ProgramTransmitter`.
+What it reads of its host is `HostFacts`; which vehicle it is looking at, `VehicleIdentity`; a
+program-owned transmitter is `ProgramTransmitter`.
 """
 
 from __future__ import annotations
@@ -35,16 +36,10 @@ from .firmware import (
     MAX_DELIVERED_CHANNEL,
     MAX_RC_CHANNEL,
     RCMAP_DEFAULTS,
-    FirmwareVersion,
     VehicleFamily,
     centring,
     failsafe_timing,
-    family_from_mav_type,
-    family_from_name,
-    family_of_vehicle,
     throttle_channel,
-    version_from_autopilot_version,
-    version_from_banner,
     wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
@@ -56,6 +51,7 @@ from .readings import readable_text
 from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
 from .sticks import judge_sticks, stick_axes
 from .switch_evidence import SwitchEvidence
+from .vehicle_identity import VehicleIdentity
 from .verdict import VerdictInputs, decide_verdict
 
 # A family's names with and without a throttle channel known, and a few more: plenty.
@@ -91,12 +87,10 @@ class GuidedTestTracker:
         self._radio = RadioTimeline()
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
+        self._identity = VehicleIdentity(self._host, self._radio)
         self._switch_evidence = SwitchEvidence(
-            self._guide.switches, self._spans, lambda: (self.family(), self._values())
+            self._guide.switches, self._spans, lambda: (self._identity.family(), self._values())
         )
-        self._mav_type: int | None = None
-        # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
-        self._autopilot_version: FirmwareVersion | None = None
         self._failsafe = FailsafeStatus.UNKNOWN
         self._live_throttle_min: int | None = None
         self._was_counting = False
@@ -125,7 +119,6 @@ class GuidedTestTracker:
         self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
-        self._family: VehicleFamily | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -134,9 +127,8 @@ class GuidedTestTracker:
         self._reader.reset()
         self._forget_derived()
         self._radio.reset()
-        self._mav_type = None
+        self._identity.forget_vehicle()
         self._switch_evidence.forget_vehicle()
-        self._autopilot_version = None
         self.restart_test()
 
     def restart_test(self) -> None:
@@ -244,33 +236,14 @@ class GuidedTestTracker:
         self._switch_evidence.observe_text(text, now)
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
-        mav_type = int(msg.type)
-        if mav_type != self._mav_type:
-            self._mav_type = mav_type
+        if self._identity.observe_heartbeat(msg):
             self._forget_derived()
         self._switch_evidence.observe_heartbeat(msg, now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
-        raw = getattr(msg, "flight_sw_version", None)
-        if type(raw) is int and raw > 0:
-            version = version_from_autopilot_version(raw)
-            if version != self._autopilot_version:
-                self._autopilot_version = version
-                self._forget_derived()
-
-    def _firmware(self) -> tuple[FirmwareVersion | None, str | None]:
-        """One answer for the vehicle's firmware, its version and the text shown for it: the host's,
-        else the vehicle's AUTOPILOT_VERSION, else its banner (a banner that names another version
-        than AUTOPILOT_VERSION is not shown for it)."""
-        host = self._host.firmware_text()
-        banner = self._radio.firmware
-        version = version_from_banner(host) or self._autopilot_version or version_from_banner(banner)
-        if host is not None:
-            return version, host
-        if self._autopilot_version is not None and version_from_banner(banner) != self._autopilot_version:
-            return version, str(self._autopilot_version)
-        return version, banner
+        if self._identity.observe_autopilot_version(msg):
+            self._forget_derived()
 
     def _note_live_throttle(self) -> None:
         value = self._spans.last(throttle_channel(self._values()))
@@ -285,7 +258,7 @@ class GuidedTestTracker:
         now, and ArduPilot's pre-arm checks once the reads are done while the receiver delivers
         (before, it would only repeat that it is off) and again after the test; for a program-owned
         transmitter and sticks, what they are to do."""
-        family = self.family()
+        family = self._identity.family()
         host, values = self._host_and_values()
         wanted = self._wanted(family, values)
         self._reader.want(wanted, host)
@@ -301,33 +274,15 @@ class GuidedTestTracker:
 
     # ----------------------------------------------------------------- knowledge
 
-    def family(self) -> VehicleFamily:
-        """The vehicle's firmware family, worked out once per snapshot."""
-        if self._family is None:
-            self._family = self._find_family()
-        return self._family
-
-    def _find_family(self) -> VehicleFamily:
-        family = family_of_vehicle(self._mav_type, self._radio.frame)
-        if family is VehicleFamily.UNKNOWN:
-            vehicle_type = self._host.vehicle_type()
-            if isinstance(vehicle_type, int) and not isinstance(vehicle_type, bool):
-                family = family_from_mav_type(vehicle_type)
-            else:
-                family = family_from_name(vehicle_type)
-        if family is VehicleFamily.UNKNOWN:
-            family = family_from_name(self._host.files_vehicle_type())
-        return family
-
     def _forget_derived(self) -> None:
         self._derived = None
-        self._family = None
+        self._identity.forget_family()
 
     def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
         """The host's numbers and all values known (the host's win), worked out once per snapshot
         by `HostValues` (never written: the same mappings while nothing moved)."""
         if self._derived is None:
-            family = self.family()
+            family = self._identity.family()
             version = self._reader.version
             if self._reads[0] != version:  # the reads are copied again only after they changed
                 self._reads = (version, self._reader.values)
@@ -380,14 +335,14 @@ class GuidedTestTracker:
     def _inputs(self, live: LiveReadings, target: tuple[int | None, int | None]) -> tuple[object, ...]:
         """Everything `_build` reads but the time."""
         return (
-            self.family(),
+            self._identity.family(),
             self._host_and_values()[1],
             self._host.step_file(),
-            self._firmware(),
-            self._autopilot_version,
+            self._identity.firmware(),
+            self._identity.autopilot_version,
             self._host.report_directory(),
             target,
-            self._mav_type,
+            self._identity.mav_type,
             self._transmitter.switches,
             self._live_throttle_min,
             self._reader.version,
@@ -412,7 +367,7 @@ class GuidedTestTracker:
         )
 
     def _build(self, live: LiveReadings, target: tuple[int | None, int | None]) -> GuidedTest:
-        family = self.family()
+        family = self._identity.family()
         host, values = self._host_and_values()
         wanted = self._wanted(family, values)
         unavailable = self._reader.unavailable
@@ -421,7 +376,7 @@ class GuidedTestTracker:
         step_values = {name: step_all[name] for name in wanted if name in step_all}
         roles = channel_roles(family, values)
         channels = self._spans.evidence(roles)
-        version, firmware = self._firmware()
+        version, firmware = self._identity.firmware()
         timeout = failsafe_timing(family, version).timeout_s(values)
         pwm_of = {channel.number: channel.last_us for channel in channels if channel.last_us is not None}
         stick_pwm = {
@@ -506,7 +461,7 @@ class GuidedTestTracker:
             family=family,
             system_id=target[0],
             component_id=target[1],
-            mav_type=self._mav_type,
+            mav_type=self._identity.mav_type,
             firmware=firmware,
             parameters=parameters,
             parameters_complete=complete,
