@@ -14,6 +14,7 @@ import os
 import select
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,21 @@ def open_end(path: Path) -> int:
     return os.open(path, os.O_RDWR | os.O_NOCTTY)
 
 
+@contextlib.contextmanager
+def plugged_cable(folder: Path, baudrate: int) -> Iterator[tuple[NullModem, int, int]]:
+    """A plugged cable with both ends open: the modem, the station's end and the vehicle's end."""
+    modem = NullModem(folder, baudrate=baudrate)
+    modem.plug()
+    station = open_end(modem.station_path)
+    vehicle = open_end(modem.vehicle_path)
+    try:
+        yield modem, station, vehicle
+    finally:
+        modem.close()  # first: a writer blocked on a full cable is released by the pulled plug
+        for descriptor in (station, vehicle):
+            os.close(descriptor)
+
+
 def read_exactly(descriptor: int, count: int) -> bytes:
     data = b""
     while len(data) < count:
@@ -47,31 +63,19 @@ def test_once_everything_is_carried_the_far_end_has_every_byte(tmp_path: Path) -
     """GIVEN a plugged cable at 115200 baud WHEN the station writes one MAVLink heartbeat and waits
     until the cable has carried everything THEN the wait says so and the vehicle's end reads
     exactly that frame; the other direction, unused, has nothing left to carry."""
-    modem = NullModem(tmp_path / "dev", baudrate=115200)
-    modem.plug()
-    station = open_end(modem.station_path)
-    vehicle = open_end(modem.vehicle_path)
-    try:
+    with plugged_cable(tmp_path / "dev", 115200) as (modem, station, vehicle):
         frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
         os.write(station, frame)
         assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S)
         assert read_exactly(vehicle, len(frame)) == frame
         assert modem.carried_all(VEHICLE_TO_STATION)
-    finally:
-        for descriptor in (station, vehicle):
-            os.close(descriptor)
-        modem.close()
 
 
 def test_carried_bytes_count_as_read_only_once_the_far_end_has_read_them(tmp_path: Path) -> None:
     """GIVEN a plugged cable WHEN the station writes one heartbeat and the cable has carried it
     THEN it is not yet read at the vehicle's end, whose program has not read it; once that program
     reads the frame, it is."""
-    modem = NullModem(tmp_path / "dev", baudrate=115200)
-    modem.plug()
-    station = open_end(modem.station_path)
-    vehicle = open_end(modem.vehicle_path)
-    try:
+    with plugged_cable(tmp_path / "dev", 115200) as (modem, station, vehicle):
         frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
         os.write(station, frame)
         assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S)
@@ -80,33 +84,21 @@ def test_carried_bytes_count_as_read_only_once_the_far_end_has_read_them(tmp_pat
 
         assert read_exactly(vehicle, len(frame)) == frame
         assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S, read_at_far_end=True)
-    finally:
-        for descriptor in (station, vehicle):
-            os.close(descriptor)
-        modem.close()
 
 
 def test_bytes_still_on_a_slow_cable_are_not_carried_yet(tmp_path: Path) -> None:
     """GIVEN a cable at 1200 baud (120 bytes a second) WHEN the station has written far more than
     the cable carries in minutes THEN, once the first bytes are through, the cable does not claim
     to have carried everything, and a wait with no time left says no."""
-    modem = NullModem(tmp_path / "dev", baudrate=1200)
-    modem.plug()
-    station = open_end(modem.station_path)
-    vehicle = open_end(modem.vehicle_path)
+    with plugged_cable(tmp_path / "dev", 1200) as (modem, station, _vehicle):
 
-    def write_a_lot() -> None:
-        with contextlib.suppress(OSError):  # the cable is pulled at the end of the test
-            os.write(station, b"U" * 60_000)  # some 8 minutes of this cable
+        def write_a_lot() -> None:
+            with contextlib.suppress(OSError):  # the cable is pulled at the end of the test
+                os.write(station, b"U" * 60_000)  # some 8 minutes of this cable
 
-    writer = threading.Thread(target=write_a_lot, daemon=True)
-    writer.start()
-    try:
+        writer = threading.Thread(target=write_a_lot, daemon=True)
+        writer.start()
         wait_for(lambda: modem.carried[STATION_TO_VEHICLE] > 0, "the first bytes through", DEADLINE_S)
         assert not modem.carried_all(STATION_TO_VEHICLE)
         assert not modem.wait_carried(STATION_TO_VEHICLE, 0.0)
-    finally:
-        modem.close()
-        for descriptor in (station, vehicle):
-            os.close(descriptor)
-        writer.join(DEADLINE_S)
+    writer.join(DEADLINE_S)
