@@ -11,6 +11,7 @@ another run holds its ports) so its relay port never collides with another test'
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import sys
@@ -20,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from amc_rc_receiver.demo.sitl_rc_input import FailsafeMode
-from amc_rc_receiver.sitl.config import SitlConfig, SitlPorts, SitlState, describe_exit
+from amc_rc_receiver.sitl.config import SitlConfig, SitlLink, SitlPorts, SitlState, describe_exit
+from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE
 from amc_rc_receiver.sitl.runner import SitlRunner
 from tests.support.processes import Process
 from tests.support.sitl import free_instance, process_gone, process_group_members
@@ -35,7 +37,8 @@ DEADLINE_S = 30.0
 STAND_IN = """\
 #!{python}
 import signal, sys, time
-signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SITL stalled waiting for physics ignores SIGTERM
+if "{ignore_sigterm}" == "yes":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SITL stalled waiting for physics ignores SIGTERM
 print("Starting SITL: JSON", flush=True)
 print("", flush=True)
 print("JSON received:", flush=True)
@@ -49,10 +52,15 @@ while True:
 """
 
 
-def stand_in(folder: Path, *, exit_at_once: bool = False) -> Path:
+def stand_in(folder: Path, *, exit_at_once: bool = False, ignore_sigterm: bool = True) -> Path:
     path = folder / "arducopter"
     path.write_text(
-        STAND_IN.format(python=sys.executable, exit_at_once="yes" if exit_at_once else "no"), encoding="utf-8"
+        STAND_IN.format(
+            python=sys.executable,
+            exit_at_once="yes" if exit_at_once else "no",
+            ignore_sigterm="yes" if ignore_sigterm else "no",
+        ),
+        encoding="utf-8",
     )
     path.chmod(0o755)
     return path
@@ -403,3 +411,35 @@ def test_a_sitl_path_with_a_line_break_and_an_escape_cannot_forge_a_console_line
     assert "sitl\\nSITL* Transmitter off\\x1b[2J/arducopter --model" in started
     assert not any(character in text for text in notes for character in "\n\r\x1b")
     assert not any(text.startswith("SITL* ") for text in notes)
+
+
+def test_what_the_check_wrote_before_letting_go_reaches_the_board_before_it_stops(tmp_path: Path) -> None:
+    """GIVEN SITL on a 19200-baud serial line (a SITL that ends at once on SIGTERM) WHEN the check
+    writes its last 200 bytes (its interval requests that restore the board's defaults), closes its
+    port and the runner is stopped at once THEN the cable carries all 200 bytes to the board before
+    the board goes, as a USB cable delivers what was written to it (200 bytes take about 0.1 s here)."""
+    carried = bytearray()
+
+    def tap(direction: int, data: bytes) -> None:
+        if direction == STATION_TO_VEHICLE:
+            carried.extend(data)
+
+    config = SitlConfig(
+        stand_in(tmp_path, ignore_sigterm=False),
+        instance=free_instance(38),
+        link=SitlLink.SERIAL,
+        baudrate=19200,
+    )
+    runner = SitlRunner(config, serial_tap=tap)
+    assert runner.start() == ""
+    try:
+        wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)
+        last_words = bytes(range(200))
+        station = os.open(runner.device, os.O_RDWR | os.O_NOCTTY)
+        try:
+            os.write(station, last_words)
+        finally:
+            os.close(station)
+    finally:
+        runner.stop()
+    assert bytes(carried) == last_words
