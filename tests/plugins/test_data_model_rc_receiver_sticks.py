@@ -298,6 +298,32 @@ def test_a_push_held_long_enough_is_recorded_when_a_stalled_link_delivers_it_in_
     assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
 
 
+def test_a_push_that_comes_and_goes_between_two_polls_of_a_busy_check_is_recorded(
+    harness: ModelHarness,
+) -> None:
+    """
+    GIVEN the throttle asked for and resting at idle, and a check so busy that it polls seldom
+    WHEN the throttle is pushed up for 0.8 s on the vehicle's clock and back to idle, and one poll
+         reads all six readings of it (the rest before, four of the push, the idle after)
+    THEN the throttle is correct: the stick step saw every reading of the poll, not only the newest
+    """
+    with_parameters(harness)
+    pushed = list(REST)
+    pushed[2] = 2000
+    send_frame(harness, REST)
+    harness.clock.advance(3.0)
+    sent_ms = harness.vehicle.time_boot_ms()
+    readings = [REST, pushed, pushed, pushed, pushed, REST]
+    for index, pwm in enumerate(readings):
+        age_ms = (len(readings) - index) * 200
+        harness.vehicle.send_rc_channels(list(pwm), chancount=8, rssi=180, time_boot_ms=sent_ms - age_ms)
+    harness.model.poll()  # loopback UDP: every datagram sent is waiting, and one poll reads them all
+    assert harness.model.messages_read_last_poll >= len(readings)
+    harness.sync()
+
+    assert outcomes(harness)["throttle"] == (StickOutcome.CORRECT, 3)
+
+
 def test_a_rover_asks_for_steering_then_a_centring_throttle(harness: ModelHarness) -> None:
     """
     GIVEN a rover (steering on RCMAP_ROLL, a throttle that centres and drives backwards below it)

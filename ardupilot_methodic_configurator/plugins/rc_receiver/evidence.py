@@ -74,6 +74,13 @@ def channel_roles(family: VehicleFamily, values: Mapping[str, float]) -> dict[in
     return roles
 
 
+def reading_pwm(chancount: int, raw_pwm: Sequence[int]) -> dict[int, int]:
+    """Channel number -> PWM of one RC_CHANNELS: the ``chancount`` channels it delivers, unused
+    slots left out."""
+    shown = max(0, min(int(chancount), MAX_DELIVERED_CHANNEL, len(raw_pwm)))
+    return {index + 1: int(raw_pwm[index]) for index in range(shown) if raw_pwm[index] not in _PWM_NO_VALUE}
+
+
 class ChannelSpans:
     """Lowest, highest and latest PWM of each RC input channel during one test."""
 

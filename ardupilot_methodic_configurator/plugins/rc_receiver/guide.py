@@ -74,6 +74,9 @@ class GuideInputs:
     # When the vehicle sent the newest RC_CHANNELS (the values in ``channel_pwm``), its clock
     # mapped onto ours (when it was read, from a vehicle that keeps no time).
     channels_read_at: float | None = None
+    # The RC_CHANNELS since the last update that changed something, oldest first (when sent, as
+    # ``channels_read_at``; every channel's PWM): the stick step sees each, not only the newest.
+    earlier_readings: tuple[tuple[float, Mapping[int, int]], ...] = ()
     stick_axes: tuple[str, ...] = ()
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
@@ -253,14 +256,16 @@ class TransmitterGuide:
         failsafe_before_test = off is None and inputs.failsafe_active and not sticks.done(self._axes)
         if off is None and not sticks.done(self._axes):
             if inputs.telemetry_live and not failsafe_before_test:
-                sticks.update(
-                    inputs.now,
-                    self._axes,
-                    inputs.channel_pwm or {},
-                    by_program=inputs.program_sticks,
-                    family=inputs.family,
-                    read_at=inputs.channels_read_at,
-                )
+                readings = (*inputs.earlier_readings, (inputs.channels_read_at, inputs.channel_pwm or {}))
+                for read_at, pwm in readings:
+                    sticks.update(
+                        inputs.now,
+                        self._axes,
+                        pwm,
+                        by_program=inputs.program_sticks,
+                        family=inputs.family,
+                        read_at=read_at,
+                    )
             else:
                 sticks.pause()
         switches = self._switches
