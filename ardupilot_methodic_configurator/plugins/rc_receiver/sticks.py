@@ -38,11 +38,12 @@ flight controller, a rest, and the stick's way back from it a reversed push.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ... import _
-from .evidence import stick_role
+from .evidence import reading_pwm, stick_role
 from .firmware import RCMAP_DEFAULTS, VehicleFamily, centring, family_parameters, stick_channel
 from .snapshot import Finding, Severity, StickOutcome, StickPrompt, StickResult
 from .wording import stick_action, stick_name
@@ -63,6 +64,41 @@ REST_WAIT_S = 3.0
 PUSH_RAISES_PWM: dict[str, bool] = {"roll": True, "pitch": False, "throttle": True, "yaw": True}
 # RCMAP_ROLL -> "roll"
 _AXIS_OF_PARAMETER = {name: name.removeprefix("RCMAP_").lower() for name in RCMAP_DEFAULTS}
+
+
+# Readings kept for the stick step between two snapshots: 12 s of a 5 Hz stream that changes
+# every time (a poll normally brings one or two).
+MAX_UNSEEN_READINGS = 60
+
+
+class UnseenReadings:
+    """The RC_CHANNELS the stick step has not seen yet, oldest first, each as (when sent, the PWM
+    of every channel): a busy check polls seldom, and a push held long enough may come and go
+    between two polls.  A run of repeats is kept as its first reading and its latest: only the
+    time moves on (a stick held, or at rest, until then)."""
+
+    def __init__(self) -> None:
+        self._readings: deque[tuple[float, Mapping[int, int]]] = deque(maxlen=MAX_UNSEEN_READINGS)
+        # Whether the newest entry stands for the repeats that came after a change.
+        self._run_kept = False
+
+    def add(self, sent_at: float, chancount: int, raw_pwm: Sequence[int], *, repeat: bool) -> None:
+        readings = self._readings
+        if not repeat:
+            readings.append((sent_at, reading_pwm(chancount, raw_pwm)))
+            self._run_kept = False
+        elif self._run_kept:
+            readings[-1] = (sent_at, readings[-1][1])
+        else:
+            readings.append((sent_at, readings[-1][1] if readings else reading_pwm(chancount, raw_pwm)))
+            self._run_kept = True
+
+    def all(self) -> tuple[tuple[float, Mapping[int, int]], ...]:
+        return tuple(self._readings)
+
+    def clear(self) -> None:
+        self._readings.clear()
+        self._run_kept = False
 
 
 def stick_axes(family: VehicleFamily) -> tuple[str, ...]:

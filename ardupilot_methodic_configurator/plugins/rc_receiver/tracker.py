@@ -18,7 +18,6 @@ program-owned transmitter is `ProgramTransmitter`.
 from __future__ import annotations
 
 import operator
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,7 +28,6 @@ from .evidence import (
     FailsafeWitness,
     RadioTimeline,
     channel_roles,
-    reading_pwm,
 )
 from .findings import parameter_findings
 from .findings.inputs import FindingInputs
@@ -51,7 +49,7 @@ from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
 from .readings import readable_text
 from .snapshot import FailsafeStatus, GuidedTest, GuideStep, LinkEvent, LiveReadings, PrearmMoment
-from .sticks import judge_sticks, stick_axes
+from .sticks import UnseenReadings, judge_sticks, stick_axes
 from .switch_evidence import SwitchEvidence
 from .vehicle_identity import VehicleIdentity
 from .verdict import VerdictInputs, decide_verdict
@@ -60,9 +58,6 @@ from .verdict import VerdictInputs, decide_verdict
 _MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
-# RC_CHANNELS kept for the stick step between two snapshots: 12 s of a 5 Hz stream that changes
-# every time (a poll normally takes one or two).
-MAX_READINGS_PER_SNAPSHOT = 60
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
 # Channels 17 and 18, read only from a receiver that delivers them (most deliver 16 or fewer).
 _LAST_CHANNEL_VALUES = operator.attrgetter(
@@ -105,11 +100,7 @@ class GuidedTestTracker:
         # When the vehicle sent the newest RC_CHANNELS (a repeat too): the stick step sees a rest
         # in two.
         self._channels_read_at: float | None = None
-        # The RC_CHANNELS that changed something since the last snapshot, oldest first: a busy
-        # check polls seldom, and a push held long enough may come and go between two polls.
-        self._new_readings: deque[tuple[float, Mapping[int, int]]] = deque(maxlen=MAX_READINGS_PER_SNAPSHOT)
-        # Whether the newest of them stands for the repeats that came after a change.
-        self._repeats_kept = False
+        self._unseen = UnseenReadings()
         # The vehicle's own clock (time_boot_ms) of its newest RC_CHANNELS: guided-test waits.
         self._vehicle_ms: int | None = None
         self._link_events: tuple[LinkEvent, ...] = ()
@@ -152,7 +143,7 @@ class GuidedTestTracker:
         self._live_throttle_min = None
         self._was_counting = False
         self._previous_channels = None
-        self._forget_new_readings()
+        self._unseen.clear()
         self._link_events = ()
 
     def resumed(self) -> None:
@@ -207,14 +198,7 @@ class GuidedTestTracker:
         failsafe, guide = self._failsafe, self._guide.state
         repeated = chancount == self._previous_count and raw == self._previous_channels
         if repeated and failsafe is self._previous_failsafe and guide is self._previous_guide:
-            # Only its time is news (a stick held, or at rest, until then): a run of repeats is
-            # kept as its first reading and its latest.
-            readings = self._new_readings
-            if self._repeats_kept:
-                readings[-1] = (sent_at, readings[-1][1])
-            else:
-                readings.append((sent_at, readings[-1][1] if readings else reading_pwm(chancount, raw)))
-                self._repeats_kept = True
+            self._unseen.add(sent_at, chancount, raw, repeat=True)
             return
         self._previous_count, self._previous_channels = chancount, raw
         self._previous_failsafe, self._previous_guide = failsafe, guide
@@ -223,8 +207,7 @@ class GuidedTestTracker:
             # Channels beyond chancount carry nothing the spans keep.
             raw = raw[: max(chancount, 0)]
         live = self._failsafe is not FailsafeStatus.ACTIVE
-        self._new_readings.append((sent_at, reading_pwm(chancount, raw)))
-        self._repeats_kept = False
+        self._unseen.add(sent_at, chancount, raw, repeat=False)
         changed = self._spans.observe(chancount, raw, live=live)
         # Only input while the transmitter is known to be on counts as "the stick goes this low";
         # a receiver at rest repeats itself, and a repeat lowers nothing unless counting began.
@@ -295,10 +278,6 @@ class GuidedTestTracker:
 
     # ----------------------------------------------------------------- knowledge
 
-    def _forget_new_readings(self) -> None:
-        self._new_readings.clear()
-        self._repeats_kept = False
-
     def _forget_derived(self) -> None:
         self._derived = None
         self._identity.forget_family()
@@ -356,7 +335,7 @@ class GuidedTestTracker:
         finally:
             # The host may change its parameters before the next poll.
             self._forget_derived()
-            self._forget_new_readings()
+            self._unseen.clear()
 
     def _inputs(self, live: LiveReadings, target: tuple[int | None, int | None]) -> tuple[object, ...]:
         """Everything `_build` reads but the time."""
@@ -422,7 +401,7 @@ class GuidedTestTracker:
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
                 channels_read_at=self._channels_read_at,
-                earlier_readings=tuple(self._new_readings),
+                earlier_readings=self._unseen.all(),
                 vehicle_clock_s=None if self._vehicle_ms is None else self._vehicle_ms / 1000.0,
                 stick_axes=axes,
                 family=family,

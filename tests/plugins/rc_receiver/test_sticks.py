@@ -20,12 +20,14 @@ from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.snapshot import Severity, StickOutcome
 from amc_rc_receiver.plugins.rc_receiver.sticks import (
     HOLD_S,
+    MAX_UNSEEN_READINGS,
     REST_S,
     SETTLE_S,
     STICK_TIMEOUT_S,
     THROTTLE_REST_S,
     StickObservation,
     StickTest,
+    UnseenReadings,
     judge_stick,
     judge_sticks,
     stick_axes,
@@ -381,3 +383,49 @@ def test_one_stale_reading_at_1_hz_after_a_reconnection_is_not_the_throttle_s_re
     assert outcome(test, "throttle") == (StickOutcome.CORRECT, 3)
     observation = test.observations()["throttle"]
     assert (observation.rest_us, observation.end_us) == (1000, 1900)
+
+
+# ---- the readings a poll brings ------------------------------------------------------------------
+
+
+def test_unseen_readings_keep_every_change_in_order_and_a_run_of_repeats_as_its_first_and_latest() -> None:
+    """
+    GIVEN the RC_CHANNELS of one poll: a rest, a push repeated three times, a rest
+    WHEN they are added as the tracker adds them
+    THEN the stick step gets the rest, the push when it began and when it was last seen, and the
+         rest, each with every delivered channel's PWM (unused slots left out)
+    """
+    unseen = UnseenReadings()
+    rest, pushed = (1500, 1500, 1000, 65535), (1500, 1500, 2000, 65535)
+    unseen.add(1.0, 3, rest, repeat=False)
+    unseen.add(1.2, 3, pushed, repeat=False)
+    unseen.add(1.4, 3, pushed, repeat=True)
+    unseen.add(1.6, 3, pushed, repeat=True)
+    unseen.add(1.8, 3, rest, repeat=False)
+
+    assert unseen.all() == (
+        (1.0, {1: 1500, 2: 1500, 3: 1000}),
+        (1.2, {1: 1500, 2: 1500, 3: 2000}),
+        (1.6, {1: 1500, 2: 1500, 3: 2000}),
+        (1.8, {1: 1500, 2: 1500, 3: 1000}),
+    )
+
+
+def test_unseen_readings_start_with_a_repeat_after_a_snapshot_and_stay_bounded() -> None:
+    """
+    GIVEN readings the stick step has seen (cleared at a snapshot)
+    WHEN the next poll brings only repeats, then far more changes than a stalled link could
+    THEN the first repeat is kept with its values, and only the newest ``MAX_UNSEEN_READINGS`` stay
+    """
+    unseen = UnseenReadings()
+    unseen.add(1.0, 1, (1500,), repeat=False)
+    unseen.clear()
+    unseen.add(1.2, 1, (1500,), repeat=True)
+    unseen.add(1.4, 1, (1500,), repeat=True)
+    assert unseen.all() == ((1.4, {1: 1500}),)
+
+    for index in range(MAX_UNSEEN_READINGS + 10):
+        unseen.add(2.0 + index, 1, (1000 + index,), repeat=False)
+    kept = unseen.all()
+    assert len(kept) == MAX_UNSEEN_READINGS
+    assert kept[-1] == (2.0 + MAX_UNSEEN_READINGS + 9, {1: 1000 + MAX_UNSEEN_READINGS + 9})
