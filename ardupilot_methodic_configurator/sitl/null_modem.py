@@ -32,6 +32,10 @@ VEHICLE_TO_STATION = 0
 STATION_TO_VEHICLE = 1
 _CHUNK = 4096
 _TICK_S = 0.005
+# The kernel hands what is written into a pseudo-terminal to its other side a moment later, in a
+# worker of its own (and a long write in pieces): "nothing unread, nothing queued" is believed
+# once it has held, with nothing carried meanwhile, this long.
+_QUIET_S = 0.1
 
 
 class NullModem:
@@ -148,17 +152,25 @@ class NullModem:
                 if read_at_far_end:
                     waiting += _unread(far_end)
             except OSError:
-                return True  # the end was closed meanwhile: nothing more will come through it
+                waiting = 0  # the end was closed meanwhile: nothing more will come out of it
             return waiting == 0 and self._queued[direction] == 0
 
     def wait_carried(self, direction: int, timeout: float, *, read_at_far_end: bool = False) -> bool:
-        """Wait up to ``timeout`` s until `carried_all` holds for ``direction``."""
+        """Wait up to ``timeout`` s until `carried_all` holds for ``direction`` and has held for a
+        moment with nothing carried (see ``_QUIET_S``)."""
         deadline = time.monotonic() + timeout
-        while not self.carried_all(direction, read_at_far_end=read_at_far_end):
-            if time.monotonic() >= deadline:
+        quiet: tuple[float, int] | None = None  # since when it held, and the count carried then
+        while True:
+            now = time.monotonic()
+            if not self.carried_all(direction, read_at_far_end=read_at_far_end):
+                quiet = None
+            elif quiet is None or quiet[1] != self.carried[direction]:
+                quiet = (now, self.carried[direction])
+            elif now - quiet[0] >= _QUIET_S:
+                return True
+            if now >= deadline:
                 return False
             time.sleep(_TICK_S)
-        return True
 
     def _carry(self, vehicle: int, station: int, stop: threading.Event) -> None:
         """Copy bytes both ways, each direction paced at the baud rate."""

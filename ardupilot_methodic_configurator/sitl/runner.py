@@ -62,9 +62,10 @@ RELAY_RELEARN_S = 1.0
 RUNNER_DEFAULTS_NAME = "runner-defaults.parm"
 PHYSICS_RATE_HZ = 400
 RUNNER_DEFAULTS = f"{SIM_RC_FAIL} 1\nSIM_RATE_HZ {PHYSICS_RATE_HZ}\n"
-# How long the check's bytes may take through the serial cable: its first before the receiver
-# starts delivering, its last before the board is stopped.
+# How long the check's first bytes may take through the serial cable before the receiver starts.
 LINK_CARRY_WAIT_S = 2.0
+# How long its last bytes may take through the cable before the board is stopped.
+LAST_BYTES_WAIT_S = 5.0
 # How long stop() waits for a console reader: a process SITL left behind may hold its pipe open.
 READER_JOIN_S = 2.0
 
@@ -272,7 +273,7 @@ class SitlRunner:
         if self._modem is not None:
             # What the check wrote before it let go is on its way, as on a USB cable (its last
             # interval requests restore the board's defaults): delivered before the board goes.
-            self._modem.wait_carried(STATION_TO_VEHICLE, LINK_CARRY_WAIT_S)
+            self._modem.wait_carried(STATION_TO_VEHICLE, LAST_BYTES_WAIT_S)
         self._supervisor.stop()
         for reader in self._readers:
             reader.join(READER_JOIN_S)

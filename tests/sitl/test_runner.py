@@ -414,10 +414,11 @@ def test_a_sitl_path_with_a_line_break_and_an_escape_cannot_forge_a_console_line
 
 
 def test_what_the_check_wrote_before_letting_go_reaches_the_board_before_it_stops(tmp_path: Path) -> None:
-    """GIVEN SITL on a 19200-baud serial line (a SITL that ends at once on SIGTERM) WHEN the check
-    writes its last 200 bytes (its interval requests that restore the board's defaults), closes its
-    port and the runner is stopped at once THEN the cable carries all 200 bytes to the board before
-    the board goes, as a USB cable delivers what was written to it (200 bytes take about 0.1 s here)."""
+    """GIVEN SITL on a 115200-baud serial line (a SITL that ends at once on SIGTERM) WHEN the check
+    writes 12,000 bytes, closes its port, and the runner is stopped as soon as the first of them are
+    through THEN the cable carries every byte to the board before the board goes, as a USB cable
+    delivers what was written to it (the check's last interval requests restore the board's
+    defaults); the last 6,700 take about 0.6 s here, beyond the cable's first burst."""
     carried = bytearray()
 
     def tap(direction: int, data: bytes) -> None:
@@ -428,18 +429,26 @@ def test_what_the_check_wrote_before_letting_go_reaches_the_board_before_it_stop
         stand_in(tmp_path, ignore_sigterm=False),
         instance=free_instance(38),
         link=SitlLink.SERIAL,
-        baudrate=19200,
+        baudrate=115200,
     )
     runner = SitlRunner(config, serial_tap=tap)
     assert runner.start() == ""
+    last_words = (bytes(range(256)) * 47)[:12_000]
     try:
-        wait_for(lambda: runner.process_id is not None, "the stand-in to start", DEADLINE_S)
-        last_words = bytes(range(200))
+        # Booted, so that stopping it is quick: the cable's last bytes are not carried meanwhile.
+        wait_for(
+            lambda: any("JSON received" in line.text for line in runner.console.tail(20)),
+            "the stand-in to boot",
+            DEADLINE_S,
+        )
         station = os.open(runner.device, os.O_RDWR | os.O_NOCTTY)
         try:
-            os.write(station, last_words)
+            view = memoryview(last_words)
+            while view:
+                view = view[os.write(station, view) :]
         finally:
             os.close(station)
+        wait_for(lambda: len(carried) > 0, "the first bytes through the cable", DEADLINE_S)
     finally:
         runner.stop()
     assert bytes(carried) == last_words
