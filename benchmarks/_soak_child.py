@@ -16,11 +16,20 @@ line switches the transmitter only once and a soak needs it every minute:
 - the window's main loop gets a one-second timer that flips the window's own switch
   (``set_transmitter_on``, what the switch in the connection bar calls) on the same cycle, and
   every sample period writes the Tk widget count, the Tcl commands and the pending ``after``
-  callbacks (tkinter's usual leaks: widgets never destroyed, callbacks registered per call).
+  callbacks (tkinter's usual leaks: widgets never destroyed, callbacks registered per call), and
+  the bridge panel's figures: the snapshot its last poll made (``session.monitor.snapshot``, what
+  the panel drew) and its relays' own counters, read from the model and not from Tk's labels.
 
-EVENTS receives one JSON object a line: ``{"t", "widgets", "commands", "afters"}`` samples and
-``{"t", "switch", "failsafe", "rc_live", "generation"}`` at each switch, the state being what the
-period that ends showed.  The wrapping is benchmark code only: the program is unchanged.
+EVENTS receives one JSON object a line: ``{"t", "widgets", "commands", "afters", "bridge"}``
+samples and ``{"t", "switch", "failsafe", "rc_live", "generation"}`` at each switch, the state
+being what the period that ends showed.  ``bridge`` holds ``expanded`` and ``shown`` (the panel's
+tree open, and mapped on screen), ``now`` (the monitor's clock at the panel's last poll, the time
+of its counts), ``age`` (seconds since that poll), ``updates`` (the panel's writes to Tk so far)
+and per link the datagrams each way (``to_sim``: the vehicle's servo packets, from the relay's
+peer; ``to_vehicle``: the simulator's replies, from its target), how many the relay received and
+did not forward, the rates the panel shows, and what was refused or lost.  With
+``AMC_SOAK_OPEN_BRIDGE=1`` the first sample opens a collapsed panel as a person's click on its
+toggle does.  The wrapping is benchmark code only: the program is unchanged.
 """
 
 from __future__ import annotations
@@ -105,6 +114,54 @@ def count_widgets(root: Any) -> int:
     return count
 
 
+def bridge_record(window: Any) -> dict[str, Any]:
+    """The bridge panel's figures, from the model it draws from: its monitor's last snapshot and
+    the relays' counters (a second poll here would take frames the panel has not shown yet)."""
+    panel = window.bridge_panel
+    monitor = window.session.monitor
+    snapshot = monitor.snapshot
+    counters = {relay.config.name: relay.counters() for relay in monitor.relays}
+    links = []
+    for link in snapshot.links:
+        relay = counters.get(link.name)
+        # Received and forwarded from one copy of the relay's counters (taken after the snapshot).
+        unforwarded = (
+            (None, None)
+            if relay is None
+            else (
+                relay.received_from_peer - relay.forwarded_from_peer,
+                relay.received_from_target - relay.forwarded_from_target,
+            )
+        )
+        links.append(
+            {
+                "name": link.name,
+                "protocol": link.protocol,
+                "running": link.running,
+                "to_sim": link.from_peer.packets,
+                "to_vehicle": link.from_target.packets,
+                "unforwarded_to_sim": unforwarded[0],
+                "unforwarded_to_vehicle": unforwarded[1],
+                "to_sim_shown_rate": round(link.from_peer.packets_per_s, 1),
+                "to_vehicle_shown_rate": round(link.from_target.packets_per_s, 1),
+                "decode_errors": link.from_peer.decode_error_total + link.from_target.decode_error_total,
+                "relay_errors": dict(link.relay_errors),
+                "dropped_captures": link.dropped_captures,
+                "unexpected_senders": link.unexpected_senders,
+                "held_back": link.loop.held_back,
+            }
+        )
+    return {
+        "expanded": panel.expanded,
+        "shown": bool(panel.body.winfo_ismapped()),
+        # The monitor's clock when it polled: the counts' own time, up to a panel tick before ours.
+        "now": snapshot.now,
+        "age": round(time.monotonic() - snapshot.now, 3),
+        "updates": panel.widget_updates,
+        "links": links,
+    }
+
+
 def wrap_views(cycle: Cycle) -> None:
     run_text_session = text_app.run_text_session
 
@@ -124,6 +181,8 @@ def wrap_views(cycle: Cycle) -> None:
 
     window_app.StandaloneWindow = RecordedWindow  # type: ignore[misc]
     run_mainloop = window_app.run_mainloop
+    # Opened once, as a person's click would; the person's choice then holds, as in the program.
+    open_bridge = os.environ.get("AMC_SOAK_OPEN_BRIDGE") == "1"
 
     def mainloop(root: Any) -> None:
         def switch() -> None:
@@ -137,13 +196,18 @@ def wrap_views(cycle: Cycle) -> None:
             root.after(SWITCH_TICK_MS, switch)
 
         def widgets() -> None:
-            cycle.write(
-                {
-                    "widgets": count_widgets(root),
-                    "commands": len(root.tk.splitlist(root.tk.call("info", "commands"))),
-                    "afters": len(root.tk.splitlist(root.tk.call("after", "info"))),
-                }
-            )
+            record: dict[str, Any] = {
+                "widgets": count_widgets(root),
+                "commands": len(root.tk.splitlist(root.tk.call("info", "commands"))),
+                "afters": len(root.tk.splitlist(root.tk.call("after", "info"))),
+            }
+            window = windows[-1] if windows else None
+            if window is not None and not window.closed:
+                panel = window.bridge_panel
+                if open_bridge and not panel.expanded and panel.user_choice is None:
+                    window.toggle_bridge_panel()
+                record["bridge"] = bridge_record(window)
+            cycle.write(record)
             root.after(WIDGET_SAMPLE_MS, widgets)
 
         root.after(SWITCH_TICK_MS, switch)
