@@ -72,29 +72,27 @@ MAX_UNSEEN_READINGS = 60
 
 
 class UnseenReadings:
-    """The RC_CHANNELS the stick step has not seen yet, oldest first, each as (when sent, the PWM
-    of every channel): a busy check polls seldom, and a push held long enough may come and go
-    between two polls.  A run of repeats is kept as its first reading and its latest: only the
-    time moves on (a stick held, or at rest, until then)."""
+    """The RC_CHANNELS the stick step has not seen yet, oldest first: a busy check polls seldom,
+    and a push held long enough may come and go between two polls.  A run of repeats is kept as
+    its first reading and its latest: only the time moves on (a stick held, or at rest, until
+    then).  Kept as the message's raw values, turned into channel numbers once per snapshot."""
 
     def __init__(self) -> None:
-        self._readings: deque[tuple[float, Mapping[int, int]]] = deque(maxlen=MAX_UNSEEN_READINGS)
+        self._readings: deque[tuple[float, int, Sequence[int]]] = deque(maxlen=MAX_UNSEEN_READINGS)
         # Whether the newest entry stands for the repeats that came after a change.
         self._run_kept = False
 
     def add(self, sent_at: float, chancount: int, raw_pwm: Sequence[int], *, repeat: bool) -> None:
         readings = self._readings
-        if not repeat:
-            readings.append((sent_at, reading_pwm(chancount, raw_pwm)))
-            self._run_kept = False
-        elif self._run_kept:
-            readings[-1] = (sent_at, readings[-1][1])
+        if not repeat or not self._run_kept:
+            readings.append((sent_at, chancount, raw_pwm))
+            self._run_kept = repeat
         else:
-            readings.append((sent_at, readings[-1][1] if readings else reading_pwm(chancount, raw_pwm)))
-            self._run_kept = True
+            readings[-1] = (sent_at, chancount, raw_pwm)
 
     def all(self) -> tuple[tuple[float, Mapping[int, int]], ...]:
-        return tuple(self._readings)
+        """Each as (when sent, the PWM of every channel it delivers)."""
+        return tuple((sent_at, reading_pwm(count, raw)) for sent_at, count, raw in self._readings)
 
     def clear(self) -> None:
         self._readings.clear()
