@@ -32,10 +32,6 @@ VEHICLE_TO_STATION = 0
 STATION_TO_VEHICLE = 1
 _CHUNK = 4096
 _TICK_S = 0.005
-# The kernel hands what is written into a pseudo-terminal to its other side a moment later, in a
-# worker of its own (and a long write in pieces): "nothing unread, nothing queued" is believed
-# once it has held, with nothing carried meanwhile, this long.
-_QUIET_S = 0.1
 
 
 class NullModem:
@@ -155,9 +151,17 @@ class NullModem:
                 waiting = 0  # the end was closed meanwhile: nothing more will come out of it
             return waiting == 0 and self._queued[direction] == 0
 
-    def wait_carried(self, direction: int, timeout: float, *, read_at_far_end: bool = False) -> bool:
-        """Wait up to ``timeout`` s until `carried_all` holds for ``direction`` and has held for a
-        moment with nothing carried (see ``_QUIET_S``)."""
+    def wait_carried(
+        self, direction: int, timeout: float, *, read_at_far_end: bool = False, quiet_s: float = 0.0
+    ) -> bool:
+        """Wait up to ``timeout`` s until `carried_all` holds for ``direction``; with ``quiet_s``,
+        until it has held that long with nothing carried meanwhile.
+
+        The kernel hands what is written into a pseudo-terminal to its other side a moment later,
+        in a worker of its own (a long write in pieces), so right after a write "nothing unread,
+        nothing queued" can be true of bytes not yet visible: a sender that has finished writing
+        is waited for with a quiet time.  (A sender still writing would rarely leave the cable
+        quiet that long.)"""
         deadline = time.monotonic() + timeout
         quiet: tuple[float, int] | None = None  # since when it held, and the count carried then
         while True:
@@ -166,7 +170,7 @@ class NullModem:
                 quiet = None
             elif quiet is None or quiet[1] != self.carried[direction]:
                 quiet = (now, self.carried[direction])
-            elif now - quiet[0] >= _QUIET_S:
+            if quiet is not None and now - quiet[0] >= quiet_s:
                 return True
             if now >= deadline:
                 return False

@@ -66,6 +66,8 @@ RUNNER_DEFAULTS = f"{SIM_RC_FAIL} 1\nSIM_RATE_HZ {PHYSICS_RATE_HZ}\n"
 LINK_CARRY_WAIT_S = 2.0
 # How long its last bytes may take through the cable before the board is stopped.
 LAST_BYTES_WAIT_S = 5.0
+# ... and how long the cable must then carry nothing before they count as through (null_modem).
+LAST_BYTES_QUIET_S = 0.1
 # How long stop() waits for a console reader: a process SITL left behind may hold its pipe open.
 READER_JOIN_S = 2.0
 
@@ -273,7 +275,7 @@ class SitlRunner:
         if self._modem is not None:
             # What the check wrote before it let go is on its way, as on a USB cable (its last
             # interval requests restore the board's defaults): delivered before the board goes.
-            self._modem.wait_carried(STATION_TO_VEHICLE, LAST_BYTES_WAIT_S)
+            self._modem.wait_carried(STATION_TO_VEHICLE, LAST_BYTES_WAIT_S, quiet_s=LAST_BYTES_QUIET_S)
         self._supervisor.stop()
         for reader in self._readers:
             reader.join(READER_JOIN_S)

@@ -14,6 +14,7 @@ import os
 import select
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,3 +103,16 @@ def test_bytes_still_on_a_slow_cable_are_not_carried_yet(tmp_path: Path) -> None
         assert not modem.carried_all(STATION_TO_VEHICLE)
         assert not modem.wait_carried(STATION_TO_VEHICLE, 0.0)
     writer.join(DEADLINE_S)
+
+
+def test_a_wait_with_a_quiet_time_returns_only_after_the_cable_was_quiet_that_long(tmp_path: Path) -> None:
+    """GIVEN a plugged cable whose station has written one heartbeat WHEN the runner waits for its
+    last bytes with a quiet time of 0.2 s THEN the wait says they are through, and not before the
+    cable had carried nothing for 0.2 s; the far end has the frame."""
+    with plugged_cable(tmp_path / "dev", 115200) as (modem, station, vehicle):
+        frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
+        os.write(station, frame)
+        started = time.monotonic()
+        assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S, quiet_s=0.2)
+        assert time.monotonic() - started >= 0.2
+        assert read_exactly(vehicle, len(frame)) == frame
