@@ -27,9 +27,10 @@ is bounded.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .evidence import reading_pwm
 from .firmware import VehicleFamily, mode_channel
 from .modes import aux_switch_channels, slot_modes
 from .snapshot import (
@@ -75,8 +76,9 @@ class GuideInputs:
     # mapped onto ours (when it was read, from a vehicle that keeps no time).
     channels_read_at: float | None = None
     # The RC_CHANNELS since the last update that changed something, oldest first (when sent, as
-    # ``channels_read_at``; every channel's PWM): the stick step sees each, not only the newest.
-    earlier_readings: tuple[tuple[float, Mapping[int, int]], ...] = ()
+    # ``channels_read_at``; chancount and the raw values): the stick step sees each, not only the
+    # newest.
+    earlier_readings: tuple[tuple[float, int, Sequence[int]], ...] = ()
     stick_axes: tuple[str, ...] = ()
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
@@ -256,8 +258,10 @@ class TransmitterGuide:
         failsafe_before_test = off is None and inputs.failsafe_active and not sticks.done(self._axes)
         if off is None and not sticks.done(self._axes):
             if inputs.telemetry_live and not failsafe_before_test:
-                readings = (*inputs.earlier_readings, (inputs.channels_read_at, inputs.channel_pwm or {}))
-                for read_at, pwm in readings:
+                earlier = (
+                    (sent_at, reading_pwm(count, raw)) for sent_at, count, raw in inputs.earlier_readings
+                )
+                for read_at, pwm in (*earlier, (inputs.channels_read_at, inputs.channel_pwm or {})):
                     sticks.update(
                         inputs.now,
                         self._axes,

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ... import _
-from .evidence import reading_pwm, stick_role
+from .evidence import stick_role
 from .firmware import RCMAP_DEFAULTS, VehicleFamily, centring, family_parameters, stick_channel
 from .snapshot import Finding, Severity, StickOutcome, StickPrompt, StickResult
 from .wording import stick_action, stick_name
@@ -75,7 +75,7 @@ class UnseenReadings:
     """The RC_CHANNELS the stick step has not seen yet, oldest first: a busy check polls seldom,
     and a push held long enough may come and go between two polls.  A run of repeats is kept as
     its first reading and its latest: only the time moves on (a stick held, or at rest, until
-    then).  Kept as the message's raw values, turned into channel numbers once per snapshot."""
+    then).  Kept as the message's raw values, turned into channel numbers only in the stick step."""
 
     def __init__(self) -> None:
         self._readings: deque[tuple[float, int, Sequence[int]]] = deque(maxlen=MAX_UNSEEN_READINGS)
@@ -90,9 +90,10 @@ class UnseenReadings:
         else:
             readings[-1] = (sent_at, chancount, raw_pwm)
 
-    def all(self) -> tuple[tuple[float, Mapping[int, int]], ...]:
-        """Each as (when sent, the PWM of every channel it delivers)."""
-        return tuple((sent_at, reading_pwm(count, raw)) for sent_at, count, raw in self._readings)
+    def all(self) -> tuple[tuple[float, int, Sequence[int]], ...]:
+        """Each as (when sent, chancount, the raw values): `reading_pwm` makes channel numbers of
+        them, only when the stick step looks."""
+        return tuple(self._readings)
 
     def clear(self) -> None:
         self._readings.clear()

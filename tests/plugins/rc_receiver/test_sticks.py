@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amc_rc_receiver.demo.transmitter import STICK_AXES, StickLayout, Transmitter
+from amc_rc_receiver.plugins.rc_receiver.evidence import reading_pwm
 from amc_rc_receiver.plugins.rc_receiver.firmware import VehicleFamily
 from amc_rc_receiver.plugins.rc_receiver.snapshot import Severity, StickOutcome
 from amc_rc_receiver.plugins.rc_receiver.sticks import (
@@ -388,6 +389,11 @@ def test_one_stale_reading_at_1_hz_after_a_reconnection_is_not_the_throttle_s_re
 # ---- the readings a poll brings ------------------------------------------------------------------
 
 
+def seen(unseen: UnseenReadings) -> tuple[tuple[float, dict[int, int]], ...]:
+    """What the stick step gets of them: when each was sent, and every delivered channel's PWM."""
+    return tuple((at, reading_pwm(count, raw)) for at, count, raw in unseen.all())
+
+
 def test_unseen_readings_keep_every_change_in_order_and_a_run_of_repeats_as_its_first_and_latest() -> None:
     """
     GIVEN the RC_CHANNELS of one poll: a rest, a push repeated three times, a rest
@@ -403,7 +409,7 @@ def test_unseen_readings_keep_every_change_in_order_and_a_run_of_repeats_as_its_
     unseen.add(1.6, 3, pushed, repeat=True)
     unseen.add(1.8, 3, rest, repeat=False)
 
-    assert unseen.all() == (
+    assert seen(unseen) == (
         (1.0, {1: 1500, 2: 1500, 3: 1000}),
         (1.2, {1: 1500, 2: 1500, 3: 2000}),
         (1.6, {1: 1500, 2: 1500, 3: 2000}),
@@ -422,10 +428,10 @@ def test_unseen_readings_start_with_a_repeat_after_a_snapshot_and_stay_bounded()
     unseen.clear()
     unseen.add(1.2, 1, (1500,), repeat=True)
     unseen.add(1.4, 1, (1500,), repeat=True)
-    assert unseen.all() == ((1.4, {1: 1500}),)
+    assert seen(unseen) == ((1.4, {1: 1500}),)
 
     for index in range(MAX_UNSEEN_READINGS + 10):
         unseen.add(2.0 + index, 1, (1000 + index,), repeat=False)
-    kept = unseen.all()
+    kept = seen(unseen)
     assert len(kept) == MAX_UNSEEN_READINGS
     assert kept[-1] == (2.0 + MAX_UNSEEN_READINGS + 9, {1: 1000 + MAX_UNSEEN_READINGS + 9})
