@@ -75,10 +75,10 @@ class GuideInputs:
     # When the vehicle sent the newest RC_CHANNELS (the values in ``channel_pwm``), its clock
     # mapped onto ours (when it was read, from a vehicle that keeps no time).
     channels_read_at: float | None = None
-    # The RC_CHANNELS since the last update that changed something, oldest first (when sent, as
-    # ``channels_read_at``; chancount and the raw values): the stick step sees each, not only the
-    # newest.
-    earlier_readings: tuple[tuple[float, int, Sequence[int]], ...] = ()
+    # Every RC_CHANNELS since the last update, oldest first and the newest (``channel_pwm``) last,
+    # a run of repeats as its first and latest (when sent, as ``channels_read_at``; chancount and
+    # the raw values): the stick step sees each, not only the newest.  Empty when none came.
+    new_readings: tuple[tuple[float, int, Sequence[int]], ...] = ()
     stick_axes: tuple[str, ...] = ()
     family: VehicleFamily = VehicleFamily.UNKNOWN
     # The program moves the transmitter's sticks itself (demo, SITL), with or without its switch.
@@ -258,10 +258,12 @@ class TransmitterGuide:
         failsafe_before_test = off is None and inputs.failsafe_active and not sticks.done(self._axes)
         if off is None and not sticks.done(self._axes):
             if inputs.telemetry_live and not failsafe_before_test:
-                earlier = (
-                    (sent_at, reading_pwm(count, raw)) for sent_at, count, raw in inputs.earlier_readings
+                readings = (
+                    ((sent_at, reading_pwm(count, raw)) for sent_at, count, raw in inputs.new_readings)
+                    if inputs.new_readings
+                    else ((inputs.channels_read_at, inputs.channel_pwm or {}),)
                 )
-                for read_at, pwm in (*earlier, (inputs.channels_read_at, inputs.channel_pwm or {})):
+                for read_at, pwm in readings:
                     sticks.update(
                         inputs.now,
                         self._axes,

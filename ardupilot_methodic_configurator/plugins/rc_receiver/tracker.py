@@ -401,7 +401,7 @@ class GuidedTestTracker:
                 stick_pwm=stick_pwm,
                 channel_pwm=pwm_of,
                 channels_read_at=self._channels_read_at,
-                earlier_readings=self._unseen.all(),
+                new_readings=self._unseen.all(),
                 vehicle_clock_s=None if self._vehicle_ms is None else self._vehicle_ms / 1000.0,
                 stick_axes=axes,
                 family=family,
