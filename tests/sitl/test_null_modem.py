@@ -87,6 +87,18 @@ def test_carried_bytes_count_as_read_only_once_the_far_end_has_read_them(tmp_pat
         assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S, read_at_far_end=True)
 
 
+def test_bytes_just_written_are_not_yet_carried_nor_read(tmp_path: Path) -> None:
+    """GIVEN a plugged cable whose vehicle end nobody reads WHEN the station has just written one
+    heartbeat (the kernel has not yet moved it into the cable's side of the pseudo-terminal) THEN
+    the cable does not say it was carried and read at the far end, every one of 200 times."""
+    with plugged_cable(tmp_path / "dev", 115200) as (modem, station, vehicle):
+        frame = mavlink2.MAVLink_heartbeat_message(6, 8, 0, 0, 4, 3).pack(mavlink2.MAVLink(None, 255, 190))
+        for _attempt in range(200):
+            os.write(station, frame)
+            assert not modem.carried_all(STATION_TO_VEHICLE, read_at_far_end=True)
+            assert read_exactly(vehicle, len(frame)) == frame
+
+
 def test_bytes_still_on_a_slow_cable_are_not_carried_yet(tmp_path: Path) -> None:
     """GIVEN a cable at 1200 baud (120 bytes a second) WHEN the station has written far more than
     the cable carries in minutes THEN, once the first bytes are through, the cable does not claim
