@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support.sitl import SITL_DIR
-from tests.support.tiers import TIERS, TK, Tier, TierGuard, stripes, tier_of
+from tests.support.tiers import COST_MARK, TIERS, TK, Tier, TierGuard, cost_of, stripes, tier_of
 from tests.support.tk import release_focus_on_destroy
 
 settings.register_profile(
@@ -63,6 +63,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def pytest_configure(config: pytest.Config) -> None:
     for tier in TIERS:
         config.addinivalue_line("markers", f"{tier.name}: {tier.needs}")
+    config.addinivalue_line(
+        "markers",
+        f"{COST_MARK}(seconds): the test's usual wall time, where it is far above its tier's "
+        "(a parallel run starts it first)",
+    )
     # Imported here, once pytest_plugins has loaded it with its assertions rewritten.
     from tests.support.methodic_configurator import environments_home
 
@@ -72,7 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test has a tier; ``--quick`` keeps the quick ones; in a parallel run the dear ones
-    start first on every worker."""
+    start first on every worker, the other waiting ones among its cheap ones."""
     tiers: list[Tier] = []
     unmarked = []
     for item in items:
@@ -97,7 +102,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker = getattr(config, "workerinput", {})
     workers = int(worker.get("workercount", 1))
     if workers > 1 and worker.get(_DIST_KEY) == "worksteal":
-        order = stripes([tier.typical_s for tier in tiers], workers)
+        costs = [cost_of(tier, item.iter_markers()) for item, tier in zip(items, tiers, strict=True)]
+        order = stripes(costs, workers)
         items[:] = [items[index] for index in order]
 
 

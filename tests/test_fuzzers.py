@@ -36,6 +36,7 @@ def _targets() -> ModuleType:
 
 
 targets = _targets()
+TARGET_NAMES = list(targets.TARGETS)
 
 
 @pytest.mark.pure
@@ -87,7 +88,11 @@ def test_a_mutated_mavlink_frame_gets_a_valid_checksum_back() -> None:
     importlib.util.find_spec("atheris") is None,
     reason="atheris has wheels for Linux x86-64 only (pyproject.toml, the dev extra)",
 )
-@pytest.mark.parametrize("name", list(targets.TARGETS))
+@pytest.mark.parametrize(
+    "name",
+    # pymavlink's parser under instrumentation is the slowest target by far (7 s alone).
+    [pytest.param(name, marks=pytest.mark.cost(20)) if name == "mavlink" else name for name in TARGET_NAMES],
+)
 def test_a_short_atheris_run_of_a_target_finds_no_escape(name: str, tmp_path: Path) -> None:
     """GIVEN a target WHEN the campaign script fuzzes it with atheris for a few thousand inputs
     from its seed corpus, with a fixed seed THEN it exits 0, and its report counts those inputs,

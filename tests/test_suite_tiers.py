@@ -21,8 +21,11 @@ from tests.support.tiers import (
     SOCKET,
     SUBPROCESS,
     TIERS,
+    WAITING_S,
+    WAITING_SPREAD,
     TierGuard,
     TierViolationError,
+    cost_of,
     stripes,
     subprocess_kind,
 )
@@ -82,13 +85,17 @@ def test_the_guard_refuses_what_the_tier_does_not_allow_and_remembers_it() -> No
     assert guard.take_violations() == []
 
 
-@given(st.lists(st.sampled_from([tier.typical_s for tier in TIERS]), max_size=300), st.integers(1, 12))
-def test_the_parallel_order_gives_every_worker_a_share_that_starts_with_its_dearest(
+@given(
+    st.lists(st.sampled_from([*(tier.typical_s for tier in TIERS), 65.0]), max_size=300),
+    st.integers(1, 12),
+)
+def test_the_parallel_order_starts_every_share_with_its_dearest_and_spreads_its_waiting_tests(
     costs: list[float], workers: int
 ) -> None:
-    """GIVEN tests of any costs and any number of workers WHEN ordered for worksteal's contiguous
-    shares THEN every test appears once, each share is sorted dearest first, and the shares' dearest
-    tests are the dearest of the run."""
+    """GIVEN tests of any costs (a minute-long one among them) and any number of workers WHEN
+    ordered for worksteal's contiguous shares THEN every test appears once; the shares' first tests
+    are the dearest of the run; within a share the waiting tests come dearest first, all of them
+    within the first half of its cheap tests."""
     order = stripes(costs, workers)
     assert sorted(order) == list(range(len(costs)))
     shares = []
@@ -99,6 +106,22 @@ def test_the_parallel_order_gives_every_worker_a_share_that_starts_with_its_dear
         rest = rest[size:]
     for share in shares:
         share_costs = [costs[index] for index in share]
-        assert share_costs == sorted(share_costs, reverse=True)
+        if share_costs:
+            assert share_costs[0] == max(share_costs)
+        waiting = [cost for cost in share_costs if cost >= WAITING_S]
+        cheap = [cost for cost in share_costs if cost < WAITING_S]
+        assert waiting == sorted(waiting, reverse=True)
+        assert cheap == sorted(cheap, reverse=True)
+        if waiting:
+            last_waiting = max(position for position, cost in enumerate(share_costs) if cost >= WAITING_S)
+            assert last_waiting - (len(waiting) - 1) <= len(cheap) * WAITING_SPREAD
     firsts = sorted((costs[share[0]] for share in shares if share), reverse=True)
     assert firsts == sorted(costs, reverse=True)[: len(firsts)]
+
+
+def test_a_cost_marker_says_how_long_a_test_takes_where_its_tier_would_guess_short() -> None:
+    """GIVEN an end-to-end test marked ``cost(60)`` and one without WHEN their costs are read THEN
+    the first takes the marker's 60 s, the second its tier's usual time."""
+    e2e = BY_NAME["e2e"]
+    assert cost_of(e2e, [pytest.mark.e2e.mark, pytest.mark.cost(60).mark]) == 60.0
+    assert cost_of(e2e, [pytest.mark.e2e.mark]) == e2e.typical_s

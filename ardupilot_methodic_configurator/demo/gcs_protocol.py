@@ -117,6 +117,11 @@ class GcsProtocol:
         if handler is not None and self._addressed_to_us(message):
             handler(message)
 
+    @property
+    def pacing(self) -> bool:
+        """Whether a parameter list download is under way, paced by `pump` calls."""
+        return self._list_next is not None
+
     def pump(self) -> None:
         """Send the next paced part of a running parameter list download."""
         if self._list_next is None:

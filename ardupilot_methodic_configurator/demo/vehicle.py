@@ -303,7 +303,12 @@ class SimulatedVehicle(ThreadedService):
                 until_stream = self._streams.seconds_until_next(pace_now) if serving else None
                 link_read = self._link.read_sockets()
                 link_write = self._link.write_sockets()
-            timeout = min(MAX_TICK_S, max(0.0, next_servo - pace_now))
+                pacing = self._protocol.pacing
+            # The servo cadence wakes the loop 50 times a second anyway; only a parameter download
+            # is paced in finer steps (a 10 ms tick at all times woke it 50 times a second more).
+            timeout = max(0.0, next_servo - pace_now)
+            if pacing:
+                timeout = min(timeout, MAX_TICK_S)
             if until_stream is not None:
                 timeout = min(timeout, until_stream)
             try:

@@ -72,6 +72,7 @@ def check_command(device: Path, baudrate: int, report: Path) -> list[str]:
     ]
 
 
+@pytest.mark.cost(60)  # a whole guided test plus the parameter download at radio speed
 @pytest.mark.parametrize("baudrate", [57600, 115200])
 def test_the_check_runs_over_a_serial_line_and_leaves_the_streams_as_it_found_them(
     baudrate: int, tmp_path: Path

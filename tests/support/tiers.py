@@ -22,6 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
+COST_MARK = "cost"
+
 # What a test may reach for, from the cheapest to the dearest.
 SOCKET = "a socket"
 PTY = "a pseudo-terminal"
@@ -200,20 +204,54 @@ def tier_of(marker_names: Iterable[str]) -> Tier | None:
     return None
 
 
+# A test that takes at least this long mostly waits (a program run to its verdict, a reboot).
+WAITING_S = 1.0
+# The waiting tests of a share start within its first half of cheap tests.
+WAITING_SPREAD = 0.5
+
+
 def stripes(costs: Sequence[float], workers: int) -> list[int]:
     """An order of the indices of ``costs`` for ``workers`` parallel workers that take contiguous
     shares of it and then steal from the end of the longest (pytest-xdist's ``worksteal``).
 
     Each share gets every ``workers``-th test of the list sorted by cost, dearest first, so every
     worker starts with one of the dear tests and ends with cheap ones, which are what stealing
-    moves.  Ties keep their given order (random under pytest-randomly, else the files' order).
-    Should the scheduler cut the list differently, the run is as correct, only less balanced.
+    moves.  The share's other waiting tests (`WAITING_S` and more) are spread over the first half
+    of its cheap ones: while a worker waits for a program, the others keep the processors busy;
+    were every worker to wait at once at the start, they would idle (measured: a quarter of two
+    cores busy for 15 s).  Ties keep their given order (random under pytest-randomly, else the
+    files' order).  Should the scheduler cut the list differently, the run is as correct, only
+    less balanced.
     """
     by_cost = sorted(range(len(costs)), key=lambda index: -costs[index])
     if workers <= 1:
         return by_cost
-    shares = [by_cost[worker::workers] for worker in range(workers)]
+    shares = [_interleaved(by_cost[worker::workers], costs) for worker in range(workers)]
     # worksteal gives each worker in turn len(rest) // workers_left tests: the shorter shares
     # come first (the lengths are the same multiset as the shares', differing by one at most).
     shares.sort(key=len)
     return [index for share in shares for index in share]
+
+
+def _interleaved(share: list[int], costs: Sequence[float]) -> list[int]:
+    """``share`` (dearest first) with its waiting tests spread over its first cheap ones."""
+    waiting = [index for index in share if costs[index] >= WAITING_S]
+    cheap = [index for index in share if costs[index] < WAITING_S]
+    if not waiting:
+        return share
+    step = int(len(cheap) * WAITING_SPREAD) // len(waiting)
+    order: list[int] = []
+    for number, index in enumerate(waiting):
+        order.append(index)
+        order.extend(cheap[number * step : (number + 1) * step])
+    order.extend(cheap[len(waiting) * step :])
+    return order
+
+
+def cost_of(tier: Tier, marks: Iterable[pytest.Mark]) -> float:
+    """A test's usual wall time: its tier's, or what its ``cost`` marker says for a test that
+    takes far longer than its tier's usual (a minute-long serial run must start first)."""
+    for mark in marks:
+        if mark.name == COST_MARK:
+            return float(mark.args[0])
+    return tier.typical_s
