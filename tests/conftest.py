@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support.program_runs import PROGRAM_RUN_MARK
 from tests.support.sitl import SITL_DIR
 from tests.support.tiers import COST_MARK, TIERS, TK, Tier, TierGuard, cost_of, stripes, tier_of
 from tests.support.tk import release_focus_on_destroy
@@ -65,6 +66,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{tier.name}: {tier.needs}")
     config.addinivalue_line(
         "markers",
+        f"{PROGRAM_RUN_MARK}(run): the whole program run the test reads, started with the session's "
+        "others (tests/support/program_runs.py)",
+    )
+    config.addinivalue_line(
+        "markers",
         f"{COST_MARK}(seconds): the test's usual wall time, where it is far above its tier's "
         "(a parallel run starts it first)",
     )
@@ -102,7 +108,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker = getattr(config, "workerinput", {})
     workers = int(worker.get("workercount", 1))
     if workers > 1 and worker.get(_DIST_KEY) == "worksteal":
-        costs = [cost_of(tier, item.iter_markers()) for item, tier in zip(items, tiers, strict=True)]
+        # A test that reads a program run started at the session's start comes last: by then
+        # its run has ended.
+        costs = [
+            0.0 if item.get_closest_marker(PROGRAM_RUN_MARK) else cost_of(tier, item.iter_markers())
+            for item, tier in zip(items, tiers, strict=True)
+        ]
         order = stripes(costs, workers)
         items[:] = [items[index] for index in order]
 

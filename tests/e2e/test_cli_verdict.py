@@ -21,6 +21,7 @@ import pytest
 
 import amc_rc_receiver
 from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
+from tests.support.program_runs import WITHOUT_TK, FinishedRun, ProgramRun
 
 pytestmark = pytest.mark.e2e
 SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
@@ -28,7 +29,7 @@ SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_repo
 HANG_S = 120
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("DISPLAY", None)
     return subprocess.run(
@@ -39,8 +40,13 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         env=env,
         stdin=subprocess.DEVNULL,
         check=False,
-        cwd=cwd,
     )
+
+
+def terminal_run(*args: str, without_tk: bool = False, folders: tuple[str, ...] = ()) -> pytest.MarkDecorator:
+    """The whole terminal-view run the test reads, started with the session's others
+    (tests/support/program_runs.py); "{folder}" is the run's own folder, its working directory."""
+    return pytest.mark.program_run(ProgramRun(("--text", *args), without_tk=without_tk, folders=folders))
 
 
 def validated_report(path: Path) -> dict[str, object]:
@@ -49,34 +55,47 @@ def validated_report(path: Path) -> dict[str, object]:
     return report
 
 
-def test_a_passed_demo_test_exits_0_with_a_summary_and_a_valid_report(tmp_path: Path) -> None:
+@terminal_run("--demo", "--report", "{folder}/evidence")
+def test_a_passed_demo_test_exits_0_with_a_summary_and_a_valid_report(program_run: FinishedRun) -> None:
     """
     GIVEN the demo vehicle set up as it should be, and no keyboard (stdin is not a terminal)
     WHEN the terminal view runs without a duration
     THEN the program switches its own transmitter, ends by itself with "Verdict: PASSED" and the
          latency in its summary, exits 0 and writes a report valid against the schema
     """
-    result = run_cli("--demo", "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
     assert "Verdict: PASSED" in result.stdout
     assert "s after the transmitter went off" in result.stdout
-    report = validated_report(tmp_path / "evidence.json")
+    report = validated_report(result.folder / "evidence.json")
     assert report["verdict"] == {**report["verdict"], "result": "PASSED", "latency_from": "program"}  # type: ignore[dict-item]
-    assert (tmp_path / "evidence.md").read_text(encoding="utf-8").startswith("# RC receiver check: PASSED")
+    assert (
+        (result.folder / "evidence.md").read_text(encoding="utf-8").startswith("# RC receiver check: PASSED")
+    )
+
+
+def with_setup(setup: str, *expected: str) -> object:
+    """One parameter set of a test that reads the run of the demo with ``--demo-setup setup``."""
+    return pytest.param(
+        setup,
+        *expected,
+        marks=terminal_run("--demo", "--demo-setup", setup, "--report", "{folder}/evidence"),
+        id="-".join((setup, *expected)),
+    )
 
 
 @pytest.mark.parametrize(
     ("setup", "reason"),
     [
-        ("failsafe-disabled", "FS_THR_ENABLE = 0"),
-        ("receiver-hold", "keeps sending valid pulses"),
-        ("receiver-custom-throttle", "It kept sending throttle 1000 µs"),
-        ("reversed-pitch", "You pushed the pitch stick fully forward and CH2 went up"),
-        ("swapped-roll-pitch", "You moved the roll stick and CH2 moved, but RCMAP_ROLL = 1"),
+        with_setup("failsafe-disabled", "FS_THR_ENABLE = 0"),
+        with_setup("receiver-hold", "keeps sending valid pulses"),
+        with_setup("receiver-custom-throttle", "It kept sending throttle 1000 µs"),
+        with_setup("reversed-pitch", "You pushed the pitch stick fully forward and CH2 went up"),
+        with_setup("swapped-roll-pitch", "You moved the roll stick and CH2 moved, but RCMAP_ROLL = 1"),
     ],
 )
-def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_path: Path) -> None:
+def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, program_run: FinishedRun) -> None:
     """
     GIVEN the demo vehicle with RC failsafe disabled, a receiver that holds or sends custom
           positions on signal loss (the vehicle reacts as ArduPilot: no failsafe), or a transmitter
@@ -84,26 +103,28 @@ def test_a_failed_demo_test_exits_3_and_says_why(setup: str, reason: str, tmp_pa
     WHEN the terminal view runs the test
     THEN it ends with "Verdict: FAILED" and the reason, exits 3, and the report says FAILED
     """
-    result = run_cli("--demo", "--demo-setup", setup, "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_FAILED, result.stdout + result.stderr
     assert "Verdict: FAILED" in result.stdout
     assert reason in result.stdout
-    assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "FAILED"  # type: ignore[index]
+    assert validated_report(result.folder / "evidence.json")["verdict"]["result"] == "FAILED"  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
     ("setup", "code", "finding"),
     [
-        ("receiver-low-throttle", "failsafe_by_low_throttle", "RC failsafe came from a low throttle"),
-        ("configured", "failsafe_by_no_pulses", "RC failsafe came from the receiver itself"),
-        ("receiver-rssi-held", "rssi_held_in_failsafe", "RSSI kept its last value"),
-        ("protocol-all", "rc_protocols_all", "RC_PROTOCOLS = 1 lets it try every protocol"),
-        ("elrs-modes-on-ch5", "elrs_modes_on_arm_channel", "channel 5 carries the arm switch"),
+        with_setup(
+            "receiver-low-throttle", "failsafe_by_low_throttle", "RC failsafe came from a low throttle"
+        ),
+        with_setup("configured", "failsafe_by_no_pulses", "RC failsafe came from the receiver itself"),
+        with_setup("receiver-rssi-held", "rssi_held_in_failsafe", "RSSI kept its last value"),
+        with_setup("protocol-all", "rc_protocols_all", "RC_PROTOCOLS = 1 lets it try every protocol"),
+        with_setup("elrs-modes-on-ch5", "elrs_modes_on_arm_channel", "channel 5 carries the arm switch"),
     ],
 )
 def test_each_demo_set_up_gives_its_finding_and_still_passes(
-    setup: str, code: str, finding: str, tmp_path: Path
+    setup: str, code: str, finding: str, program_run: FinishedRun
 ) -> None:
     """
     GIVEN a demo set-up with a receiver that fails over by a low throttle or by stopping, an RSSI
@@ -113,43 +134,44 @@ def test_each_demo_set_up_gives_its_finding_and_still_passes(
     THEN the finding is said and is in the report, and the test still passes (exit 0): none of
          them keeps the failsafe from working
     """
-    result = run_cli("--demo", "--demo-setup", setup, "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
     assert finding in result.stdout
-    report = validated_report(tmp_path / "evidence.json")
+    report = validated_report(result.folder / "evidence.json")
     assert code in {entry["code"] for entry in report["findings"]}  # type: ignore[index,union-attr]
 
 
-def test_a_report_into_the_current_folder_gets_the_default_names(tmp_path: Path) -> None:
+@terminal_run("--demo", "--report", ".")
+def test_a_report_into_the_current_folder_gets_the_default_names(program_run: FinishedRun) -> None:
     """
     GIVEN --report . (a folder, where "report to PATH.json" has no name to add to)
     WHEN a whole test runs to PASSED
     THEN rc_receiver_report.json and .md are written in that folder and the exit status is 0
     """
-    result = run_cli("--demo", "--report", ".", cwd=tmp_path)
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
-    assert validated_report(tmp_path / "rc_receiver_report.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
-    assert (tmp_path / "rc_receiver_report.md").is_file()
+    assert validated_report(result.folder / "rc_receiver_report.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
+    assert (result.folder / "rc_receiver_report.md").is_file()
 
 
-def test_a_report_that_cannot_be_written_makes_the_run_fail_with_status_1(tmp_path: Path) -> None:
+@terminal_run("--demo", "--report", "{folder}/evidence", folders=("evidence.md",))
+def test_a_report_that_cannot_be_written_makes_the_run_fail_with_status_1(program_run: FinishedRun) -> None:
     """
     GIVEN --report PATH where PATH.md is a folder
     WHEN a whole test runs to PASSED
     THEN the program says the report could not be written, writes no PATH.json either, and exits 1
          (a script must not take a missing report for success)
     """
-    (tmp_path / "evidence.md").mkdir()
-
-    result = run_cli("--demo", "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_ERROR, result.stdout + result.stderr
     assert "Verdict: PASSED" in result.stdout
     assert "The report could not be written" in result.stdout
     assert "exists and is not a regular file" in result.stdout
-    assert not (tmp_path / "evidence.json").exists()
+    assert (result.folder / "evidence.md").is_dir()
+    assert not (result.folder / "evidence.json").exists()
 
 
 def test_a_run_too_short_for_the_test_exits_4_and_never_waits_for_a_key() -> None:
@@ -164,17 +186,27 @@ def test_a_run_too_short_for_the_test_exits_4_and_never_waits_for_a_key() -> Non
     assert "Verdict: INCOMPLETE" in result.stdout
 
 
-@pytest.mark.parametrize("vehicle", ["plane", "rover", "heli"])
-def test_each_demo_vehicle_passes_with_its_own_parameter_names(vehicle: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "vehicle",
+    [
+        pytest.param(
+            vehicle, marks=terminal_run("--demo", "--demo-vehicle", vehicle, "--report", "{folder}/evidence")
+        )
+        for vehicle in ("plane", "rover", "heli")
+    ],
+)
+def test_each_demo_vehicle_passes_with_its_own_parameter_names(
+    vehicle: str, program_run: FinishedRun
+) -> None:
     """
     GIVEN the demo as a Plane, a Rover or a Heli
     WHEN the test runs
     THEN it passes, and the report names the family and that family's failsafe parameter
     """
-    result = run_cli("--demo", "--demo-vehicle", vehicle, "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
-    report = validated_report(tmp_path / "evidence.json")
+    report = validated_report(result.folder / "evidence.json")
     family = {"plane": "ArduPlane", "rover": "Rover", "heli": "Heli"}[vehicle]
     assert report["vehicle"]["family"] == family  # type: ignore[index]
     names = {entry["name"] for entry in report["parameters"]}  # type: ignore[attr-defined]
@@ -192,17 +224,6 @@ def test_help_documents_the_exit_statuses() -> None:
     assert "--report" in text
 
 
-# A Python without Tk (a server, a container, a Raspberry Pi without python3-tk): tkinter is made
-# unimportable before the program starts, as it is there.
-_WITHOUT_TK = (
-    "import runpy, sys\n"
-    "sys.modules['tkinter'] = None\n"
-    "sys.modules['_tkinter'] = None\n"
-    "sys.argv = ['amc-rc-receiver', *sys.argv[1:]]\n"
-    "runpy.run_module('amc_rc_receiver', run_name='__main__', alter_sys=True)\n"
-)
-
-
 def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env.pop("DISPLAY", None)
@@ -210,7 +231,7 @@ def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedPro
         # Only its presence counts: without Tk nothing ever connects to it.
         env["DISPLAY"] = os.environ.get("DISPLAY", ":99")
     return subprocess.run(
-        [sys.executable, "-c", _WITHOUT_TK, *args],
+        [sys.executable, "-c", WITHOUT_TK, *args],
         capture_output=True,
         text=True,
         timeout=HANG_S,
@@ -220,20 +241,21 @@ def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedPro
     )
 
 
-def test_the_terminal_view_runs_the_whole_test_on_a_python_without_tk(tmp_path: Path) -> None:
+@terminal_run("--demo", "--report", "{folder}/evidence", without_tk=True)
+def test_the_terminal_view_runs_the_whole_test_on_a_python_without_tk(program_run: FinishedRun) -> None:
     """
     GIVEN a Python on which tkinter cannot be imported
     WHEN `amc-rc-receiver --demo --text` runs the test
     THEN it ends with "Verdict: PASSED", exits 0 and writes its report, with no traceback and no
          word about a plugin that could not load
     """
-    result = run_without_tk("--demo", "--text", "--report", str(tmp_path / "evidence"))
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
     assert "Verdict: PASSED" in result.stdout
     assert "Traceback" not in result.stderr
     assert "plugin" not in result.stderr
-    assert validated_report(tmp_path / "evidence.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
+    assert validated_report(result.folder / "evidence.json")["verdict"]["result"] == "PASSED"  # type: ignore[index]
 
 
 def test_without_tk_the_window_gives_way_to_the_terminal_view_and_says_why() -> None:
@@ -250,8 +272,9 @@ def test_without_tk_the_window_gives_way_to_the_terminal_view_and_says_why() -> 
     assert "Traceback" not in result.stderr
 
 
+@terminal_run("--demo", "--transmitter-on-after", "3", "--report", "{folder}/evidence")
 def test_connecting_with_the_transmitter_off_and_switching_it_on_later_still_runs_every_step(
-    tmp_path: Path,
+    program_run: FinishedRun,
 ) -> None:
     """
     GIVEN the demo vehicle already in RC failsafe when the check connects (its transmitter off), and
@@ -261,7 +284,7 @@ def test_connecting_with_the_transmitter_off_and_switching_it_on_later_still_run
          for the transmitter on, then runs the stick step and the off/on cycle, and ends only after
          them: "Test finished" and PASSED come last, with the latency of the asked-for failsafe
     """
-    result = run_cli("--demo", "--transmitter-on-after", "3", "--report", str(tmp_path / "evidence"))
+    result = program_run
     out = result.stdout
 
     assert result.returncode == EXIT_PASSED, out + result.stderr
@@ -281,19 +304,28 @@ def test_connecting_with_the_transmitter_off_and_switching_it_on_later_still_run
     assert early_failsafe <= asks_for_on < switched_on < early_recovery < sticks < off < on < finished
     assert out.count("* Recovery observed at") == 2
     assert "Verdict: PASSED - Receiver seen, sticks checked, RC failsafe" in out[finished:]
-    report = validated_report(tmp_path / "evidence.json")
+    report = validated_report(result.folder / "evidence.json")
     assert report["verdict"]["result"] == "PASSED"  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
     ("vehicle", "refusal"),
     [
-        ("copter", '"Mode change to SMARTRTL failed: init failed"'),
-        ("rover", '"Flight mode change failed"'),
+        pytest.param(
+            vehicle,
+            refusal,
+            marks=terminal_run(
+                "--demo", "--demo-vehicle", vehicle, "--demo-setup", "mode-refused", "--report", "{folder}/r"
+            ),
+        )
+        for vehicle, refusal in (
+            ("copter", '"Mode change to SMARTRTL failed: init failed"'),
+            ("rover", '"Flight mode change failed"'),
+        )
     ],
 )
 def test_the_programs_mode_switch_visits_six_slots_and_a_refused_one_is_a_warning(
-    vehicle: str, refusal: str, tmp_path: Path
+    vehicle: str, refusal: str, program_run: FinishedRun
 ) -> None:
     """
     GIVEN the demo vehicle (Copter, Rover) with a mode it refuses on the ground in slot 6
@@ -301,9 +333,7 @@ def test_the_programs_mode_switch_visits_six_slots_and_a_refused_one_is_a_warnin
     THEN it passes (exit 0), the verdict lists the six slots, slot 6 not entered, a warning quotes
          the vehicle's own refusal, and the report lists the slots and their timeline events
     """
-    result = run_cli(
-        "--demo", "--demo-vehicle", vehicle, "--demo-setup", "mode-refused", "--report", str(tmp_path / "r")
-    )
+    result = program_run
 
     assert result.returncode == EXIT_PASSED, result.stdout + result.stderr
     verdict = next(line for line in result.stdout.splitlines() if line.startswith("Verdict: PASSED"))
@@ -311,7 +341,7 @@ def test_the_programs_mode_switch_visits_six_slots_and_a_refused_one_is_a_warnin
         assert f"slot {slot} " in verdict
     assert "slot 6 SMART_RTL: not entered" in verdict
     assert refusal in result.stdout
-    report = validated_report(tmp_path / "r.json")
+    report = validated_report(result.folder / "r.json")
     slots = report["mode_slots"]
     assert isinstance(slots, list)
     assert [(entry["slot"], entry["outcome"]) for entry in slots] == [

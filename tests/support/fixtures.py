@@ -21,6 +21,8 @@ import pytest
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
+from tests.support.program_runs import PROGRAM_RUN_MARK, FinishedRun, RunPool, runs_of
+from tests.support.run_once import run_folder
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import tk_root
 from tests.support.udp import udp_socket
@@ -39,6 +41,26 @@ def close_after(request: pytest.FixtureRequest, thing: ClosableT) -> ClosableT:
     """``thing``, closed when the fixture that asked for ``request`` is torn down."""
     request.addfinalizer(thing.close)
     return thing
+
+
+@pytest.fixture(scope="session", autouse=True)
+def program_runs(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[RunPool]:
+    """The session's whole program runs, started at this worker's first test (`program_runs`)."""
+    pool = RunPool(run_folder(tmp_path_factory))
+    pool.start(runs_of(request.session.items))
+    yield pool
+    pool.join()
+
+
+@pytest.fixture
+def program_run(request: pytest.FixtureRequest, program_runs: RunPool) -> FinishedRun:
+    """The finished run the test's ``program_run`` marker names."""
+    mark = request.node.get_closest_marker(PROGRAM_RUN_MARK)
+    if mark is None:
+        pytest.fail("the program_run fixture needs the test marked program_run(ProgramRun(...))")
+    return program_runs.result(mark.args[0])
 
 
 @pytest.fixture

@@ -15,6 +15,11 @@ centring stick back to the centre, and a throttle falls to its end through the c
 resting; a throttle only held up for a moment does not rest there, so lowering it again is not a
 reversed push.  A program that rests its sticks before each push needs only ``REST_S``.
 
+A channel that already answered an earlier stick of this test is the wrong stick pushed (roll again
+when yaw is asked for), not this one's answer: the step keeps waiting for the stick asked for.
+Only if nothing else moved by the timeout is that channel this stick's answer too (one channel
+driven by two sticks, a mixer set up wrong), so the verdict still names it.
+
 What the observation means is decided afterwards, from the parameters known then (they may be
 read after the user moved the stick): the channel ``RCMAP_*`` names, and ArduPilot's convention
 for the raw input it reports in RC_CHANNELS, before ``RCn_REVERSED``: roll right, throttle up and
@@ -164,6 +169,9 @@ class StickTest:
         self._watching_since: float | None = None
         self._channels: dict[int, _Channel] = {}
         self._candidate: _Candidate | None = None
+        # A hold of a channel that answered an earlier stick: this stick's answer only at the timeout.
+        self._taken_candidate: _Candidate | None = None
+        self._taken_hold: StickObservation | None = None
         # How long a channel must stay in a zone to rest there, for the stick asked for now.
         self._rest_s = REST_S
         # When `update` could next change anything with the same values (`next_change_at`).
@@ -186,6 +194,8 @@ class StickTest:
         for channel in self._channels.values():
             channel.rested.clear()
         self._candidate = None
+        self._taken_candidate = None
+        self._taken_hold = None
 
     def pause(self) -> None:
         """Telemetry stopped: the current stick is asked for again once it is back."""
@@ -322,12 +332,18 @@ class StickTest:
     def _follow(self, now: float, read_at: float, axis: str, pwm: Mapping[int, int], centres: bool) -> None:
         """Hold times run on the readings' clock, as rests do: a burst of delayed readings must not
         shorten a push the person held long enough."""
-        best = self._best_move(pwm, centres)
+        taken = {
+            observation.moved_channel
+            for answered, observation in self._observations.items()
+            if answered != axis and observation.moved_channel is not None
+        }
+        best = self._best_move(pwm, centres, taken)
         candidate = self._candidate
         if best is None:
             self._candidate = None
+            self._note_taken_hold(read_at, axis, pwm, centres)
             if self._watching_since is not None and now >= self._watching_since + STICK_TIMEOUT_S:
-                self._record(StickObservation(axis, at=now))
+                self._record(self._taken_hold or StickObservation(axis, at=now))
             return
         number, rest = best
         value = pwm[number]
@@ -339,13 +355,30 @@ class StickTest:
         if read_at >= candidate.since + HOLD_S:
             self._record(StickObservation(axis, number, candidate.rest_us, candidate.end_us, at=now))
 
-    def _best_move(self, pwm: Mapping[int, int], centres: bool) -> tuple[int, int] | None:
-        """The channel at an end that moved there the most from where it rested, and that rest."""
+    def _note_taken_hold(self, read_at: float, axis: str, pwm: Mapping[int, int], centres: bool) -> None:
+        """Remember a hold of a channel that answered an earlier stick (see the module's words)."""
+        if self._taken_hold is not None:
+            return
+        moved = self._best_move(pwm, centres, set())
+        if moved is None:
+            self._taken_candidate = None  # let go before it was held
+            return
+        number, rest = moved
+        value = pwm[number]
+        held = self._taken_candidate
+        if held is None or held.channel != number or held.raised != (value > rest):
+            self._taken_candidate = _Candidate(number, rest, value > rest, read_at, value)
+        elif read_at >= held.since + HOLD_S:
+            self._taken_hold = StickObservation(axis, number, held.rest_us, value, at=read_at)
+
+    def _best_move(self, pwm: Mapping[int, int], centres: bool, taken: set[int]) -> tuple[int, int] | None:
+        """The channel at an end that moved there the most from where it rested, and that rest;
+        none of the ``taken`` ones."""
         best: tuple[int, int] | None = None
         for number, value in pwm.items():
             zone = _zone(value)
             channel = self._channels.get(number)
-            if zone == _CENTRE or channel is None:
+            if zone == _CENTRE or channel is None or number in taken:
                 continue
             start = channel.rested.get(_CENTRE if centres else -zone)
             if start is None or abs(value - start) < MOVED_US:

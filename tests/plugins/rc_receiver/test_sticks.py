@@ -153,6 +153,43 @@ def test_a_throttle_rests_at_its_low_end_before_its_push_counts() -> None:
     assert outcome(test, "throttle") == (StickOutcome.CORRECT, 3)
 
 
+def test_the_wrong_stick_pushed_again_is_not_the_next_sticks_answer() -> None:
+    """
+    GIVEN the roll stick answered on CH1, and the yaw stick asked for next
+    WHEN the person pushes the roll stick again and holds it (CH1 up), lets go, and then pushes yaw
+    THEN the push of CH1 is not yaw's answer: yaw is answered by CH4, correct, and roll stays CH1
+    """
+    test = StickTest()
+    axes = ("roll", "yaw")
+    now = hold(test, axes, 0.0, REST_S + 0.1, CENTRED)
+    now = hold(test, axes, now, HOLD_S + 0.1, push(1, 2000))
+    assert test.observations()["roll"].moved_channel == 1
+    now = hold(test, axes, now, REST_S + 0.1, CENTRED)
+    now = hold(test, axes, now, HOLD_S + 0.5, push(1, 2000))
+    assert test.current(axes) == "yaw"
+    now = hold(test, axes, now, REST_S + 0.1, CENTRED)
+    hold(test, axes, now, HOLD_S + 0.1, push(4, 2000))
+    assert outcome(test, "yaw") == (StickOutcome.CORRECT, 4)
+    assert outcome(test, "roll") == (StickOutcome.CORRECT, 1)
+
+
+def test_a_channel_two_sticks_move_is_named_for_the_second_when_nothing_else_moved() -> None:
+    """
+    GIVEN the roll stick answered on CH1, and the yaw stick asked for next
+    WHEN only CH1 moves whenever yaw is pushed, until the stick timeout (a mixer drives CH1 from both)
+    THEN yaw is answered by CH1 at the timeout, so the verdict names the channel, not "no movement"
+    """
+    test = StickTest()
+    axes = ("roll", "yaw")
+    now = hold(test, axes, 0.0, REST_S + 0.1, CENTRED)
+    now = hold(test, axes, now, HOLD_S + 0.1, push(1, 2000))
+    now = hold(test, axes, now, REST_S + 0.1, CENTRED)
+    now = hold(test, axes, now, HOLD_S + 0.5, push(1, 2000))
+    assert test.current(axes) == "yaw"
+    hold(test, axes, now, STICK_TIMEOUT_S, CENTRED)
+    assert outcome(test, "yaw") == (StickOutcome.WRONG_CHANNEL, 1)
+
+
 def test_no_channel_moving_within_the_timeout_is_no_movement_and_the_step_goes_on() -> None:
     """
     GIVEN the roll stick asked for and the sticks left centred
