@@ -31,7 +31,12 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+_PROFILE = "ci" if os.environ.get("CI") else "default"
+settings.load_profile(_PROFILE)
+# The quick loop (--quick) tries a quarter of hypothesis' usual 100 examples where a test does not
+# set its own number; the full command runs them all.
+QUICK_EXAMPLES = 25
+settings.register_profile("quick", parent=settings.get_profile(_PROFILE), max_examples=QUICK_EXAMPLES)
 
 # Scripted flight-controller endpoint fixtures (real MAVLink on loopback UDP), and the released
 # methodic configurator 5.0.1's files and environments.
@@ -49,7 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--quick",
         action="store_true",
         help="the inner loop: leave out the tiers that need real SITL, methodic configurator 5.0.1 "
-        "or packaging",
+        "or packaging, and try fewer examples in property tests and short fuzzer runs",
     )
 
 
@@ -62,6 +67,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("quick"):
+        settings.load_profile("quick")
     for tier in TIERS:
         config.addinivalue_line("markers", f"{tier.name}: {tier.needs}")
     config.addinivalue_line(

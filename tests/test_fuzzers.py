@@ -22,6 +22,7 @@ import pytest
 
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
 SHORT_RUN = 2000  # inputs per target: enough to pass the seeds and a few thousand mutations
+QUICK_RUN = 500  # the same in the quick loop (--quick): mavlink's run takes 3 s instead of 7
 SEED = 1
 
 
@@ -93,15 +94,18 @@ def test_a_mutated_mavlink_frame_gets_a_valid_checksum_back() -> None:
     # pymavlink's parser under instrumentation is the slowest target by far (7 s alone).
     [pytest.param(name, marks=pytest.mark.cost(20)) if name == "mavlink" else name for name in TARGET_NAMES],
 )
-def test_a_short_atheris_run_of_a_target_finds_no_escape(name: str, tmp_path: Path) -> None:
+def test_a_short_atheris_run_of_a_target_finds_no_escape(
+    name: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """GIVEN a target WHEN the campaign script fuzzes it with atheris for a few thousand inputs
-    from its seed corpus, with a fixed seed THEN it exits 0, and its report counts those inputs,
-    some coverage of the package and no escape."""
+    (500 in the quick loop) from its seed corpus, with a fixed seed THEN it exits 0, and its report
+    counts those inputs, some coverage of the package and no escape."""
+    runs = QUICK_RUN if request.config.getoption("quick") else SHORT_RUN
     result = subprocess.run(
         [
             sys.executable,
             str(FUZZ / "campaign.py"),
-            *("--target", name, "--runs", str(SHORT_RUN), "--seed", str(SEED), "--jobs", "1"),
+            *("--target", name, "--runs", str(runs), "--seed", str(SEED), "--jobs", "1"),
             *("--out", str(tmp_path)),
         ],
         capture_output=True,
@@ -114,6 +118,6 @@ def test_a_short_atheris_run_of_a_target_finds_no_escape(name: str, tmp_path: Pa
     [run] = report["targets"]
     log = Path(run["log"]).read_text(encoding="utf-8", errors="replace")
     assert result.returncode == 0, result.stdout + result.stderr + log[-4000:]
-    assert (run["target"], run["inputs"], run["escapes"]) == (name, SHORT_RUN, 0)
+    assert (run["target"], run["inputs"], run["escapes"]) == (name, runs, 0)
     assert run["cov"] > 0
     assert run["ft"] >= run["cov"]
