@@ -44,7 +44,7 @@ pytest_plugins = ["tests.support.fixtures", "tests.support.methodic_configurator
 
 
 _GUARD = TierGuard(SITL_DIR)
-WORKERS_PER_CPU = 4
+WORKERS_PER_CPU = 3
 MAX_WORKERS = 8
 _DIST_KEY = "amc_dist"
 

@@ -27,6 +27,7 @@ from .transmitter import Transmitter
 from .vehicle import (
     COPTER_DEFAULT_STREAM_HZ,
     MAV_TYPE_QUADROTOR,
+    SERVO_RATE_HZ,
     SimulatedVehicle,
 )
 from .vehicle_rules import RC_FAILSAFE_TIMEOUT_S, RcInput
@@ -59,7 +60,7 @@ class DemoSystem(StartStop):
         vehicle_type: int = MAV_TYPE_QUADROTOR,
         default_stream_hz: float = COPTER_DEFAULT_STREAM_HZ,
         rc_failsafe_timeout_s: float = RC_FAILSAFE_TIMEOUT_S,
-        servo_rate_hz: float = 50.0,
+        servo_rate_hz: float = SERVO_RATE_HZ,
         transmitter_on: bool = True,
         reports_rssi: bool = True,
         endpoint: LinkEndpoint | None = None,

@@ -36,7 +36,7 @@ from tests.support.waiting import wait_for
 PROGRAM_RUN_MARK = "program_run"
 # Runs at once over the whole session: each needs a tenth of a processor, and the workers go on
 # with their own tests meanwhile.
-CONCURRENT_RUNS = 6
+CONCURRENT_RUNS = 8
 # A run that has not ended by then hangs; it is killed and its test fails saying so.
 HANG_S = 120.0
 # How long a test waits for its run: behind the others of the session in the worst case.
