@@ -17,7 +17,18 @@ from hypothesis import HealthCheck, settings
 
 from tests.support.program_runs import PROGRAM_RUN_MARK
 from tests.support.sitl import SITL_DIR
-from tests.support.tiers import COST_MARK, TIERS, TK, Tier, TierGuard, cost_of, stripes, tier_of
+from tests.support.tiers import (
+    COST_MARK,
+    TIERS,
+    TK,
+    Tier,
+    TierGuard,
+    cost_of,
+    enter_quick_loop,
+    examples,
+    stripes,
+    tier_of,
+)
 from tests.support.tk import release_focus_on_destroy
 
 settings.register_profile(
@@ -33,10 +44,13 @@ settings.register_profile(
 )
 _PROFILE = "ci" if os.environ.get("CI") else "default"
 settings.load_profile(_PROFILE)
-# The quick loop (--quick) tries a quarter of hypothesis' usual 100 examples where a test does not
-# set its own number; the full command runs them all.
-QUICK_EXAMPLES = 25
-settings.register_profile("quick", parent=settings.get_profile(_PROFILE), max_examples=QUICK_EXAMPLES)
+# The quick loop (--quick) tries a share of the examples (tests/support/tiers.py `examples`, also
+# for the tests that set their own number); the full command runs them all.
+settings.register_profile(
+    "quick",
+    parent=settings.get_profile(_PROFILE),
+    max_examples=examples(settings.get_profile(_PROFILE).max_examples, quick=True),
+)
 
 # Scripted flight-controller endpoint fixtures (real MAVLink on loopback UDP), and the released
 # methodic configurator 5.0.1's files and environments.
@@ -68,6 +82,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("quick"):
+        enter_quick_loop()
         settings.load_profile("quick")
     for tier in TIERS:
         config.addinivalue_line("markers", f"{tier.name}: {tier.needs}")

@@ -26,6 +26,7 @@ from tests.support.tiers import (
     TierGuard,
     TierViolationError,
     cost_of,
+    examples,
     stripes,
     subprocess_kind,
 )
@@ -125,3 +126,10 @@ def test_a_cost_marker_says_how_long_a_test_takes_where_its_tier_would_guess_sho
     e2e = BY_NAME["e2e"]
     assert cost_of(e2e, [pytest.mark.e2e.mark, pytest.mark.cost(60).mark]) == 60.0
     assert cost_of(e2e, [pytest.mark.e2e.mark]) == e2e.typical_s
+
+
+def test_the_quick_loop_tries_a_quarter_of_a_property_tests_examples_and_at_least_one() -> None:
+    """GIVEN property tests asking for 60, 200 and 2 examples WHEN counted for the quick loop and
+    for the full command THEN the quick loop tries 15, 50 and 1, the full command all of them."""
+    assert [examples(count, quick=True) for count in (60, 200, 2)] == [15, 50, 1]
+    assert [examples(count, quick=False) for count in (60, 200, 2)] == [60, 200, 2]

@@ -32,6 +32,7 @@ from amc_rc_receiver.demo.transmitter import (
 from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import FdmState, decode_state
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import encode_servo_packet
 from tests.support.fixtures import close_after
+from tests.support.tiers import examples
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 
 pytestmark = pytest.mark.loopback
@@ -274,7 +275,7 @@ def test_backend_keeps_serving_after_a_flood_of_junk(sitl: FakeSitl, backend: Ph
 # ------------------------------------------------------------------ sans-IO core and transmitter
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=20), min_size=1, max_size=40))
 def test_any_frame_sequence_keeps_time_non_negative_and_repeats_identical(counts: list[int]) -> None:
     """
@@ -293,7 +294,7 @@ def test_any_frame_sequence_keeps_time_non_negative_and_repeats_identical(counts
         previous = (count, reply)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.floats(min_value=0.0, max_value=1e6, allow_nan=False))
 def test_transmitter_channels_always_stay_within_1000_to_2000(t: float) -> None:
     """

@@ -21,6 +21,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.plugins.rc_receiver.link_reader import MAX_MESSAGES_PER_POLL
 from amc_rc_receiver.plugins.rc_receiver.snapshot import FailsafeStatus, RCReceiverState
 from tests.plugins.data_model_rc_receiver_harness import ModelHarness, encode
+from tests.support.tiers import examples
 
 pytestmark = pytest.mark.loopback
 
@@ -74,7 +75,7 @@ def test_arbitrary_bytes_never_raise_and_never_make_up_a_failsafe() -> None:
     with ModelHarness() as harness:
         harness.model.activate()
 
-        @settings(max_examples=60)
+        @settings(max_examples=examples(60))
         @given(chunks=st.lists(garbage, min_size=1, max_size=4))
         def check(chunks: list[bytes]) -> None:
             fresh_example(harness)
@@ -141,7 +142,7 @@ def test_arbitrary_reports_from_arbitrary_senders_follow_the_rules() -> None:
     """
     with ModelHarness() as harness:
 
-        @settings(max_examples=60)
+        @settings(max_examples=examples(60))
         @given(reports=st.lists(st.one_of(rc_reports, status_reports), min_size=1, max_size=6))
         def check(reports: list[Report]) -> None:
             fresh_example(harness)

@@ -91,6 +91,27 @@ BY_NAME = {tier.name: tier for tier in TIERS}
 QUICK_EXPRESSION = " and ".join(f"not {tier.name}" for tier in TIERS if not tier.quick)
 
 
+# The quick loop tries this share of a property test's examples (pytest --quick).
+QUICK_SHARE = 4
+
+
+class _QuickLoop:
+    """Whether this run is the quick loop: set by the suite's configuration before any test module
+    is imported, so that `examples` can be read in their decorators."""
+
+    on = False
+
+
+def enter_quick_loop() -> None:
+    _QuickLoop.on = True
+
+
+def examples(count: int, *, quick: bool | None = None) -> int:
+    """The number of examples a property test tries: ``count``, or its quick-loop share (in the
+    quick loop, or where ``quick`` says so)."""
+    return max(1, count // QUICK_SHARE) if (_QuickLoop.on if quick is None else quick) else count
+
+
 class TierViolationError(Exception):
     """A test reached for something its tier does not allow."""
 

@@ -34,6 +34,7 @@ from amc_rc_receiver.plugins.rc_receiver.sticks import (
     stick_axes,
     stick_findings,
 )
+from tests.support.tiers import examples
 
 pytestmark = pytest.mark.pure
 
@@ -291,7 +292,7 @@ def run_program_sticks(
     return test
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     order=st.sampled_from(["".join(p) for p in itertools.permutations("AETR")]),
     reversed_sticks=st.sets(st.sampled_from(STICK_AXES)),
@@ -321,7 +322,7 @@ def test_every_channel_order_and_reversal_of_a_transmitter_is_told_apart(
             assert stick.outcome is StickOutcome.CORRECT
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     frames=st.lists(
         st.tuples(

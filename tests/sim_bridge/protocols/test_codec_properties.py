@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from amc_rc_receiver.sim_bridge.protocols import ardupilot_json, detect, rflysim, sitl_servo_packet, xrp
 from amc_rc_receiver.sim_bridge.protocols import table as protocols
 from amc_rc_receiver.sim_bridge.protocols.errors import CodecError
+from tests.support.tiers import examples
 
 pytestmark = pytest.mark.pure
 
@@ -31,7 +32,7 @@ MAX_DATAGRAM = 65_536
 
 # No deadline: whether an example is fast is the fuzzer's report, never a reason to fail here.
 PROPERTY = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
