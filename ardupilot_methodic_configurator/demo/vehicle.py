@@ -145,6 +145,7 @@ class SimulatedVehicle(ThreadedService):
         self._frame_count = 0
         self._awaiting_reply = False
         self._replies_accepted = 0
+        self._last_reply_at: float | None = None
         self._replies_rejected = 0
         self._last_reply_error: str | None = None
         self._handler_errors = 0
@@ -444,6 +445,7 @@ class SimulatedVehicle(ThreadedService):
         now = self._clock()
         with self._lock:
             self._replies_accepted += 1
+            self._last_reply_at = now
             if self._awaiting_reply:
                 # Like SITL: one step per accepted reply; unanswered frames are resent unchanged.
                 self._frame_count = (self._frame_count + 1) & 0xFFFFFFFF
@@ -471,9 +473,13 @@ class SimulatedVehicle(ThreadedService):
             return self._modes.mode
 
     def _check_failsafe(self) -> None:
-        now = self._clock()
+        """RC failsafe runs on the physics' time, as SITL's does: the receiver is silent once the
+        back end's replies come without RC for the timeout.  Replies that stop altogether stop
+        that time too (SITL waits for its physics in lockstep), so a demo starved of the processor
+        for a second does not fail over while its pilot holds the sticks."""
         with self._lock:
-            started = self._rc.check(now)
+            last_reply = self._last_reply_at
+            started = last_reply is not None and self._rc.check(last_reply)
         if started and self._statustext_enabled:
             self._protocol.send_statustext(RADIO_FAILSAFE_TEXT, mavlink2.MAV_SEVERITY_WARNING)
 

@@ -516,27 +516,36 @@ def test_when_rc_stops_health_drops_after_the_timeout_and_channels_freeze_then_r
     assert vehicle.rc_status().healthy
 
 
-def test_silent_back_end_triggers_failsafe_and_the_same_frame_is_resent(
+def test_a_silent_back_end_stops_the_physics_time_so_no_failsafe_and_the_same_frame_is_resent(
     vehicle: SimulatedVehicle, backend: ScriptedBackend, streaming_gcs: Gcs
 ) -> None:
     """
     GIVEN a healthy receiver fed by a replying back end
-    WHEN the back end stops replying altogether
-    THEN the vehicle keeps sending servo packets with one unchanging frame_count,
-    AND RC_RECEIVER health clears.
+    WHEN the back end stops replying altogether for longer than the RC failsafe timeout
+    THEN the vehicle keeps sending servo packets with one unchanging frame_count, as SITL resends
+    its servos and waits in lockstep, AND its receiver stays healthy: RC failsafe runs on the
+    physics' time, which stopped with the replies (a demo starved of the processor does not fail
+    over)
     """
     backend.set(rc=STICKS)
     streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and _rc_bits(m)[2])
     backend.set(rc=STICKS, replying=False)
-    streaming_gcs.wait_for_message(lambda m: m.get_type() == "SYS_STATUS" and not _rc_bits(m)[2])
-    seen = backend.packets_seen()  # a second of silence later: no reply can still be in flight
+    seen = backend.packets_seen()
     wait_for(
-        lambda: backend.packets_seen() >= seen + 5, "5 more packets at the physics back end", interval_s=0.01
+        lambda: backend.packets_seen() >= seen + 2, "2 more packets at the physics back end", interval_s=0.01
+    )
+    seen = backend.packets_seen()  # no reply can still be in flight now
+    # More than the 1 s timeout of servo packets at 25 Hz.
+    wait_for(
+        lambda: backend.packets_seen() >= seen + 30,
+        "30 more packets at the physics back end",
+        interval_s=0.01,
     )
     tail = backend.counts()[seen:]
     assert len(set(tail)) == 1
     assert tail[0] == vehicle.rc_status().frame_count
-    assert vehicle.rc_status().in_failsafe
+    assert not vehicle.rc_status().in_failsafe
+    assert vehicle.rc_status().healthy
 
 
 def test_frame_count_advances_once_per_accepted_reply(
@@ -597,7 +606,8 @@ def test_rssi_comes_from_the_configured_source_and_faults_read_as_unknown(backen
 
 def test_injected_clock_decides_when_failsafe_starts(backend: ScriptedBackend) -> None:
     """
-    GIVEN a vehicle on a manual clock that has seen RC input, after which the back end goes silent
+    GIVEN a vehicle on a manual clock that has seen RC input, after which the back end's replies
+    come without RC (the transmitter switched off)
     WHEN the clock moves 0.9 s, THEN the receiver is still healthy;
     WHEN it moves past 1.0 s in total, THEN the vehicle enters RC failsafe.
     """
@@ -605,11 +615,12 @@ def test_injected_clock_decides_when_failsafe_starts(backend: ScriptedBackend) -
     backend.set(rc=STICKS)
     with SimulatedVehicle(backend.address, clock=clock) as running:
         wait_for(lambda: running.rc_status().ever_seen, "the receiver seen", interval_s=0.01)
-        backend.set(rc=STICKS, replying=False)
-        # Every reply the back end sent must have landed before the clock moves.
+        backend.set(rc=None)
+        # Replies without RC must be coming before the clock moves.
+        accepted = running.rc_status().replies_accepted
         wait_for(
-            lambda: running.rc_status().replies_accepted == backend.replies_sent(),
-            "every reply accepted",
+            lambda: running.rc_status().replies_accepted >= accepted + 2,
+            "replies without RC accepted",
             interval_s=0.01,
         )
         clock.now += 0.9
