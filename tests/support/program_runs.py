@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
@@ -37,6 +38,9 @@ PROGRAM_RUN_MARK = "program_run"
 # Runs at once over the whole session: each needs a tenth of a processor, and the workers go on
 # with their own tests meanwhile.
 CONCURRENT_RUNS = 8
+# Starts over the whole session are this far apart: a program's start (imports, parameter load)
+# takes half a second of a processor, and eight at once starved the tests already running.
+START_SPACING_S = 0.5
 # A run that has not ended by then hangs; it is killed and its test fails saying so.
 HANG_S = 120.0
 # How long a test waits for its run: behind the others of the session in the worst case.
@@ -147,6 +151,7 @@ class RunPool:
         environment = dict(os.environ)
         environment.pop("DISPLAY", None)
         with self._slot():
+            self._space_start()
             try:
                 completed = subprocess.run(
                     run.command(folder),
@@ -180,6 +185,20 @@ class RunPool:
         written = self._root / run.key / "result.json.part"
         written.write_text(json.dumps(record), encoding="utf-8")
         written.replace(self._root / run.key / "result.json")  # whole or not at all for the reader
+
+    def _space_start(self) -> None:
+        """Wait until `START_SPACING_S` after the session's previous start (the monotonic clock is
+        the machine's, the same in every worker)."""
+        with (self._root / "start.lock").open("a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            lock.seek(0)
+            previous = lock.read()
+            wait_s = (float(previous) if previous else -math.inf) + START_SPACING_S - time.monotonic()
+            if wait_s > 0:
+                time.sleep(wait_s)
+            lock.seek(0)
+            lock.truncate()
+            lock.write(repr(time.monotonic()))
 
     @contextlib.contextmanager
     def _slot(self) -> Iterator[None]:
