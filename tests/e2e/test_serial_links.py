@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from amc_rc_receiver.sitl.null_modem import NullModem
+from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE, NullModem
+from amc_rc_receiver.sitl.runner import LAST_BYTES_QUIET_S
 from amc_rc_receiver.standalone.options import EXIT_INCOMPLETE
 from tests.support.processes import Process, quiet_env, serve_demo_command
 from tests.support.serial_wire import Wire, assert_no_raw_link_text, assert_only_reads_and_receiver_intervals
@@ -109,6 +110,8 @@ def test_the_check_runs_over_a_serial_line_and_leaves_the_streams_as_it_found_th
         check = Process(check_command(modem.station_path, baudrate, tmp_path / "report"), env=env)
         code = check.wait(RUN_S + 60)
         out = check.stdout + check.stderr
+        # Its last requests were written as it ended: the cable carries them at its baud rate.
+        assert modem.wait_carried(STATION_TO_VEHICLE, 30.0, quiet_s=LAST_BYTES_QUIET_S)
     finally:
         if check is not None:
             check.end()

@@ -25,7 +25,8 @@ from serial.tools.list_ports_common import ListPortInfo
 from amc_rc_receiver.demo.mavlink_link import LinkEndpoint, LinkKind
 from amc_rc_receiver.demo.system import DemoSystem
 from amc_rc_receiver.plugins.frontend_tkinter_rc_receiver import RCReceiverView
-from amc_rc_receiver.sitl.null_modem import NullModem
+from amc_rc_receiver.sitl.null_modem import STATION_TO_VEHICLE, NullModem
+from amc_rc_receiver.sitl.runner import LAST_BYTES_QUIET_S
 from amc_rc_receiver.standalone.port_watch import PortWatch
 from amc_rc_receiver.standalone.session import VehicleSession
 from amc_rc_receiver.standalone.window.connection_bar import ConnectionState
@@ -172,6 +173,8 @@ def test_the_window_follows_a_usb_board_that_is_unplugged_and_plugged_in_again(
     finally:
         window.close()  # destroys the root window too
         gc.collect()
+    # Its last requests were written on closing: the cable carries them at its baud rate.
+    assert modem.wait_carried(STATION_TO_VEHICLE, DEADLINE_S, quiet_s=LAST_BYTES_QUIET_S)
     intervals = assert_only_reads_and_receiver_intervals(wire.sent_by_station())
     assert intervals.count((65, 200_000)) >= 2
     assert intervals.count((1, 200_000)) >= 2
