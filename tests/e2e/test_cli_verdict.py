@@ -21,23 +21,20 @@ import pytest
 
 import amc_rc_receiver
 from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
-from tests.support.program_runs import WITHOUT_TK, FinishedRun, ProgramRun
+from tests.support.processes import without_display
+from tests.support.program_runs import HANG_S, WITHOUT_TK, FinishedRun, ProgramRun
 
 pytestmark = pytest.mark.e2e
 SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
-# Only a bound against a hung run; the runs end by themselves long before.
-HANG_S = 120
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("DISPLAY", None)
     return subprocess.run(
         [sys.executable, "-m", "amc_rc_receiver", "--text", *args],
         capture_output=True,
         text=True,
         timeout=HANG_S,
-        env=env,
+        env=without_display(),
         stdin=subprocess.DEVNULL,
         check=False,
     )
@@ -225,8 +222,7 @@ def test_help_documents_the_exit_statuses() -> None:
 
 
 def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("DISPLAY", None)
+    env = without_display()
     if display:
         # Only its presence counts: without Tk nothing ever connects to it.
         env["DISPLAY"] = os.environ.get("DISPLAY", ":99")

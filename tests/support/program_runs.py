@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import without_display
 from tests.support.waiting import wait_for
 
 PROGRAM_RUN_MARK = "program_run"
@@ -148,8 +149,6 @@ class RunPool:
         folder.mkdir(parents=True, exist_ok=True)
         for name in run.folders:
             (folder / name).mkdir()
-        environment = dict(os.environ)
-        environment.pop("DISPLAY", None)
         with self._slot():
             self._space_start()
             try:
@@ -158,7 +157,7 @@ class RunPool:
                     capture_output=True,
                     text=True,
                     timeout=HANG_S,
-                    env=environment,
+                    env=without_display(),
                     stdin=subprocess.DEVNULL,
                     cwd=folder,
                     check=False,
