@@ -21,7 +21,14 @@ import pytest
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.sim_bridge.relay import UdpRelay
 from amc_rc_receiver.sim_bridge.relay_config import RelayConfig
-from tests.support.program_runs import PROGRAM_RUN_MARK, FinishedRun, RunPool, runs_of
+from tests.support.program_runs import (
+    CONCURRENT_RUNS,
+    PROGRAM_RUN_MARK,
+    QUICK_CONCURRENT_RUNS,
+    FinishedRun,
+    RunPool,
+    runs_of,
+)
 from tests.support.run_once import run_folder
 from tests.support.scripted_fc import ScriptedFlightController
 from tests.support.tk import tk_root
@@ -48,7 +55,8 @@ def program_runs(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[RunPool]:
     """The session's whole program runs, started at this worker's first test (`program_runs`)."""
-    pool = RunPool(run_folder(tmp_path_factory))
+    quick = bool(request.config.getoption("quick", default=False))
+    pool = RunPool(run_folder(tmp_path_factory), QUICK_CONCURRENT_RUNS if quick else CONCURRENT_RUNS)
     pool.start(runs_of(request.session.items))
     yield pool
     pool.join()

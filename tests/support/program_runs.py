@@ -10,8 +10,9 @@ processors idled.  Here a test marked ``pytest.mark.program_run(ProgramRun(...))
 finished run from the `program_run` fixture, and every worker, at its first test, claims the runs
 of the selected tests that no worker has claimed yet (a file created exclusively in the session's
 shared folder) and starts them in threads of its own, at most `CONCURRENT_RUNS` at a time over the
-whole session (a lock file per slot).  Each run has a folder of its own, its working directory,
-which "{folder}" in its arguments names.  Running one test runs only its own program.
+whole session (a lock file per slot; `QUICK_CONCURRENT_RUNS` in the quick loop).  Each run has a
+folder of its own, its working directory, which "{folder}" in its arguments names.  Running one
+test runs only its own program.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ from tests.support.waiting import wait_for
 
 PROGRAM_RUN_MARK = "program_run"
 # Runs at once over the whole session: each needs a tenth of a processor, and the workers go on
-# with their own tests meanwhile.
-CONCURRENT_RUNS = 8
+# with their own tests meanwhile.  The full command's SITL tests need processor time of their own
+# on time (two full runs side by side with eight each took 498 and 503 s, a SITL 43 s to boot);
+# the quick loop has none.
+CONCURRENT_RUNS = 4
+QUICK_CONCURRENT_RUNS = 8
 # Starts over the whole session are this far apart: a program's start (imports, parameter load)
 # takes half a second of a processor, and eight at once starved the tests already running.
 START_SPACING_S = 0.5
@@ -107,8 +111,9 @@ def runs_of(items: Iterable[pytest.Item]) -> list[ProgramRun]:
 class RunPool:
     """The session's program runs, shared by every worker of a parallel run through ``shared``."""
 
-    def __init__(self, shared: Path) -> None:
+    def __init__(self, shared: Path, concurrent: int = CONCURRENT_RUNS) -> None:
         self._root = shared / "program-runs"
+        self._concurrent = concurrent
         self._root.mkdir(parents=True, exist_ok=True)
         self._threads: list[threading.Thread] = []
 
@@ -201,9 +206,9 @@ class RunPool:
 
     @contextlib.contextmanager
     def _slot(self) -> Iterator[None]:
-        """One of `CONCURRENT_RUNS` places, over every worker of the session."""
+        """One of the session's places for a run (`CONCURRENT_RUNS`), over all its workers."""
         while True:
-            for number in range(CONCURRENT_RUNS):
+            for number in range(self._concurrent):
                 with (self._root / f"slot-{number}.lock").open("a") as lock:
                     try:
                         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
