@@ -59,9 +59,6 @@ pytest_plugins = ["tests.support.fixtures", "tests.support.methodic_configurator
 
 _GUARD = TierGuard(SITL_DIR)
 WORKERS_PER_CPU = 4
-# The quick loop has fewer waiting tests (no SITL, no 5.0.1 environments) and its program runs do
-# not hold a worker: fewer workers spend less processor time collecting the suite.
-QUICK_WORKERS_PER_CPU = 3
 MAX_WORKERS = 8
 _DIST_KEY = "amc_dist"
 
@@ -79,8 +76,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: most of this suite waits (for a demo's verdict, a reboot, a window), so a worker
     per CPU would leave the machine idle; a few per CPU keep it busy, up to a bound that keeps the
     memory and the Xvfb displays modest on a large machine."""
-    per_cpu = QUICK_WORKERS_PER_CPU if config.getoption("quick") else WORKERS_PER_CPU
-    return min(MAX_WORKERS, per_cpu * (os.cpu_count() or 1))
+    del config
+    return min(MAX_WORKERS, WORKERS_PER_CPU * (os.cpu_count() or 1))
 
 
 def pytest_configure(config: pytest.Config) -> None:
