@@ -309,8 +309,8 @@ class SimulatedVehicle(ThreadedService):
                 link_read = self._link.read_sockets()
                 link_write = self._link.write_sockets()
                 pacing = self._protocol.pacing
-            # The servo cadence wakes the loop 50 times a second anyway; only a parameter download
-            # is paced in finer steps (a 10 ms tick at all times woke it 50 times a second more).
+            # The servo cadence (SERVO_RATE_HZ) wakes the loop anyway; only a parameter download is
+            # paced in finer steps (a 10 ms tick at all times woke it up to 100 times a second more).
             timeout = max(0.0, next_servo - pace_now)
             if pacing:
                 timeout = min(timeout, MAX_TICK_S)

@@ -160,6 +160,16 @@ class _Candidate:
     end_us: int
 
 
+def _pushed(candidate: _Candidate | None, number: int, rest: int, value: int, read_at: float) -> _Candidate:
+    """The push ``candidate`` followed by one more reading, ``number`` at ``value``: the same push,
+    its end moved on, or a new one from ``read_at`` (another channel, or the other way)."""
+    raised = value > rest
+    if candidate is None or candidate.channel != number or candidate.raised != raised:
+        return _Candidate(number, rest, raised, read_at, value)
+    candidate.end_us = max(candidate.end_us, value) if raised else min(candidate.end_us, value)
+    return candidate
+
+
 class StickTest:
     """The observations of one stick step, fed the latest PWM of every channel on each update."""
 
@@ -338,7 +348,6 @@ class StickTest:
             if answered != axis and observation.moved_channel is not None
         }
         best = self._best_move(pwm, centres, taken)
-        candidate = self._candidate
         if best is None:
             self._candidate = None
             self._note_taken_hold(read_at, axis, pwm, centres)
@@ -346,12 +355,7 @@ class StickTest:
                 self._record(self._taken_hold or StickObservation(axis, at=now))
             return
         number, rest = best
-        value = pwm[number]
-        raised = value > rest
-        if candidate is None or candidate.channel != number or candidate.raised != raised:
-            self._candidate = _Candidate(number, rest, raised, read_at, value)
-            return
-        candidate.end_us = max(candidate.end_us, value) if raised else min(candidate.end_us, value)
+        candidate = self._candidate = _pushed(self._candidate, number, rest, pwm[number], read_at)
         if read_at >= candidate.since + HOLD_S:
             self._record(StickObservation(axis, number, candidate.rest_us, candidate.end_us, at=now))
 
@@ -364,12 +368,9 @@ class StickTest:
             self._taken_candidate = None  # let go before it was held
             return
         number, rest = moved
-        value = pwm[number]
-        held = self._taken_candidate
-        if held is None or held.channel != number or held.raised != (value > rest):
-            self._taken_candidate = _Candidate(number, rest, value > rest, read_at, value)
-        elif read_at >= held.since + HOLD_S:
-            self._taken_hold = StickObservation(axis, number, held.rest_us, value, at=read_at)
+        held = self._taken_candidate = _pushed(self._taken_candidate, number, rest, pwm[number], read_at)
+        if read_at >= held.since + HOLD_S:
+            self._taken_hold = StickObservation(axis, number, held.rest_us, held.end_us, at=read_at)
 
     def _best_move(self, pwm: Mapping[int, int], centres: bool, taken: set[int]) -> tuple[int, int] | None:
         """The channel at an end that moved there the most from where it rested, and that rest;
