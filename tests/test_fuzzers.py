@@ -20,9 +20,12 @@ from types import ModuleType
 
 import pytest
 
+from tests.support.tiers import examples
+
 FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
-SHORT_RUN = 2000  # inputs per target: enough to pass the seeds and a few thousand mutations
-QUICK_RUN = 500  # the same in the quick loop (--quick): mavlink's run takes 3 s instead of 7
+# Inputs per target: enough to pass the seeds and a few thousand mutations; the quick loop's share
+# of it (`examples`: 500, mavlink's run takes 3 s instead of 7).
+SHORT_RUN = 2000
 SEED = 1
 
 
@@ -41,7 +44,7 @@ TARGET_NAMES = list(targets.TARGETS)
 
 
 @pytest.mark.pure
-@pytest.mark.parametrize("name", list(targets.TARGETS))
+@pytest.mark.parametrize("name", TARGET_NAMES)
 def test_every_seed_of_a_target_passes_its_harness(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -94,13 +97,11 @@ def test_a_mutated_mavlink_frame_gets_a_valid_checksum_back() -> None:
     # pymavlink's parser under instrumentation is the slowest target by far (7 s alone).
     [pytest.param(name, marks=pytest.mark.cost(20)) if name == "mavlink" else name for name in TARGET_NAMES],
 )
-def test_a_short_atheris_run_of_a_target_finds_no_escape(
-    name: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def test_a_short_atheris_run_of_a_target_finds_no_escape(name: str, tmp_path: Path) -> None:
     """GIVEN a target WHEN the campaign script fuzzes it with atheris for a few thousand inputs
     (500 in the quick loop) from its seed corpus, with a fixed seed THEN it exits 0, and its report
     counts those inputs, some coverage of the package and no escape."""
-    runs = QUICK_RUN if request.config.getoption("quick") else SHORT_RUN
+    runs = examples(SHORT_RUN)
     result = subprocess.run(
         [
             sys.executable,

@@ -22,22 +22,14 @@ import pytest
 import amc_rc_receiver
 from amc_rc_receiver.standalone.options import EXIT_ERROR, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_PASSED
 from tests.support.processes import without_display
-from tests.support.program_runs import HANG_S, WITHOUT_TK, FinishedRun, ProgramRun
+from tests.support.program_runs import FinishedRun, ProgramRun
 
 pytestmark = pytest.mark.e2e
 SCHEMA_FILE = Path(amc_rc_receiver.__file__).parent / "data" / "rc_receiver_report.schema.json"
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "amc_rc_receiver", "--text", *args],
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-        env=without_display(),
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    return ProgramRun(("--text", *args)).launch()
 
 
 def terminal_run(*args: str, without_tk: bool = False, folders: tuple[str, ...] = ()) -> pytest.MarkDecorator:
@@ -226,15 +218,7 @@ def run_without_tk(*args: str, display: bool = False) -> subprocess.CompletedPro
     if display:
         # Only its presence counts: without Tk nothing ever connects to it.
         env["DISPLAY"] = os.environ.get("DISPLAY", ":99")
-    return subprocess.run(
-        [sys.executable, "-c", WITHOUT_TK, *args],
-        capture_output=True,
-        text=True,
-        timeout=HANG_S,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    return ProgramRun(args, without_tk=True).launch(environment=env)
 
 
 @terminal_run("--demo", "--report", "{folder}/evidence", without_tk=True)

@@ -77,11 +77,30 @@ class ProgramRun:
     def key(self) -> str:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
 
-    def command(self, folder: Path) -> list[str]:
-        args = [arg.replace("{folder}", str(folder)) for arg in self.args]
+    def command(self, folder: Path | None = None) -> list[str]:
+        args = (
+            list(self.args) if folder is None else [arg.replace("{folder}", str(folder)) for arg in self.args]
+        )
         if self.without_tk:
             return [sys.executable, "-c", WITHOUT_TK, *args]
         return [sys.executable, "-m", "amc_rc_receiver", *args]
+
+    def launch(
+        self, folder: Path | None = None, environment: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the program to its end, in ``folder`` if given, without a display unless
+        ``environment`` says otherwise, no keyboard (stdin is not a terminal), and no longer than
+        `HANG_S` (`subprocess.TimeoutExpired`)."""
+        return subprocess.run(
+            self.command(folder),
+            capture_output=True,
+            text=True,
+            timeout=HANG_S,
+            env=without_display() if environment is None else environment,
+            stdin=subprocess.DEVNULL,
+            cwd=folder,
+            check=False,
+        )
 
     def describe(self) -> str:
         return " ".join(("amc-rc-receiver", *self.args, *(("(without Tk)",) if self.without_tk else ())))
@@ -157,16 +176,7 @@ class RunPool:
         with self._slot():
             self._space_start()
             try:
-                completed = subprocess.run(
-                    run.command(folder),
-                    capture_output=True,
-                    text=True,
-                    timeout=HANG_S,
-                    env=without_display(),
-                    stdin=subprocess.DEVNULL,
-                    cwd=folder,
-                    check=False,
-                )
+                completed = run.launch(folder)
                 record = {
                     "returncode": completed.returncode,
                     "stdout": completed.stdout,
