@@ -10,6 +10,7 @@ import os
 import tkinter
 import weakref
 from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from tests.support.tiers import (
     cost_of,
     enter_quick_loop,
     examples,
+    outside_quick_loop,
     stripes,
     tier_of,
 )
@@ -100,6 +102,18 @@ def pytest_configure(config: pytest.Config) -> None:
     from tests.support.methodic_configurator import environments_home
 
     _GUARD.install(mc501_home=environments_home())
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``--quick`` does not import the modules whose every test it would deselect."""
+    if (
+        config.getoption("quick")
+        and collection_path.suffix == ".py"
+        and collection_path.name.startswith("test_")
+        and outside_quick_loop(collection_path.read_text(encoding="utf-8"))
+    ):
+        return True
+    return None
 
 
 @pytest.hookimpl(trylast=True)

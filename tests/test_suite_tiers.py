@@ -27,6 +27,7 @@ from tests.support.tiers import (
     TierViolationError,
     cost_of,
     examples,
+    outside_quick_loop,
     stripes,
     subprocess_kind,
 )
@@ -133,3 +134,24 @@ def test_the_quick_loop_tries_a_quarter_of_a_property_tests_examples_and_at_leas
     for the full command THEN the quick loop tries 15, 50 and 1, the full command all of them."""
     assert [examples(count, quick=True) for count in (60, 200, 2)] == [15, 50, 1]
     assert [examples(count, quick=False) for count in (60, 200, 2)] == [60, 200, 2]
+
+
+@pytest.mark.parametrize(
+    ("source", "outside"),
+    [
+        ("pytestmark = pytest.mark.sitl\n", True),
+        ("pytestmark = [pytest.mark.mc501, pytest.mark.skipif(True, reason='x')]\n", True),
+        ("from pytest import mark\n\n@mark.packaging\ndef test_a(): ...\n", True),
+        ("pytestmark = pytest.mark.e2e\n\n@pytest.mark.sitl\ndef test_a(): ...\n", False),
+        ("pytestmark = pytest.mark.pure\n", False),
+        ("def test_unmarked(): ...\n", False),
+        ("pytestmark = pytest.mark.slow\n", False),
+    ],
+)
+def test_the_quick_loop_leaves_uncollected_only_the_modules_whose_every_tier_it_leaves_out(
+    source: str, outside: bool
+) -> None:
+    """GIVEN a test module's text WHEN the quick loop decides whether to import it THEN it skips a
+    module that marks only SITL, 5.0.1 or packaging tiers, and imports one that names a quick tier
+    anywhere, or no tier at all (so that the missing mark is reported)."""
+    assert outside_quick_loop(source) is outside

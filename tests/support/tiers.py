@@ -16,6 +16,7 @@ test, and must not fail this one.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Sequence
@@ -223,6 +224,25 @@ def tier_of(marker_names: Iterable[str]) -> Tier | None:
         if tier is not None:
             return tier
     return None
+
+
+# ``<...>.mark.<name>`` in a test module's text.
+_MARK_NAME = re.compile(r"\bmark\.(\w+)")
+
+
+def tiers_named(source: str) -> frozenset[str]:
+    """The tiers a test module's text marks anything with (read as text: parsing every module
+    would cost the quick loop what skipping some saves)."""
+    return frozenset(name for name in _MARK_NAME.findall(source) if name in BY_NAME)
+
+
+def outside_quick_loop(source: str) -> bool:
+    """Whether a test module's tests are all left out of the quick loop: it names tiers, none of
+    them quick.  The quick loop skips importing it (a third of a worker's collection went to the
+    SITL, 5.0.1 and packaging modules it then deselected); a module that names no tier is still
+    collected, so the missing mark is reported."""
+    named = tiers_named(source)
+    return bool(named) and not any(BY_NAME[name].quick for name in named)
 
 
 # A test that takes at least this long mostly waits (a program run to its verdict, a reboot).
