@@ -74,11 +74,12 @@ class TextMeasure:
 
 
 def _pieces(word: str, width: int, measure: Measure) -> list[str]:
-    """``word`` cut after its separators, and a piece still wider than ``width`` cut where it must."""
+    """``word`` cut after its separators, and a piece still wider than ``width`` cut where it must:
+    never inside a letter, so a letter wider than ``width`` (a squeezed window) is a piece alone."""
     pieces: list[str] = []
     for part in _BREAK_AFTER.split(word):
         rest = part
-        while rest and measure(rest) > width:
+        while len(rest) > 1 and measure(rest) > width:
             end = len(rest) - 1
             while end > 1 and measure(rest[:end]) > width:
                 end -= 1

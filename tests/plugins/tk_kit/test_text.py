@@ -10,9 +10,12 @@ rule (a word wider than the wrap length is cut wherever the line ends).
 from __future__ import annotations
 
 import tkinter as tk
+from collections.abc import Callable
 from tkinter import ttk
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from amc_rc_receiver.plugins.tk_kit.text import (
     ELLIPSIS,
@@ -76,6 +79,52 @@ def test_a_word_without_separators_is_cut_into_pieces_that_fit_when_wrapped(meas
     wrapped = wrap_text(word, 100, measure)
     assert wrapped.replace("\n", "") == word
     assert all(measure(piece) <= 100 for piece in wrapped.split("\n"))
+
+
+# More measurements than wrapping a 60-letter text can take: a wrap that never ends fails here.
+_MEASUREMENTS = 100_000
+
+
+def _monospace(pixels: int) -> Callable[[str], int]:
+    """Letters ``pixels`` wide, and a wrap that never ends made a failure instead of a hang."""
+    made = [0]
+
+    def measure(text: str) -> int:
+        made[0] += 1
+        assert made[0] <= _MEASUREMENTS, "the wrap does not end"
+        return pixels * len(text)
+
+    return measure
+
+
+@pytest.mark.pure
+@pytest.mark.parametrize("width", [1, 3, 6])
+def test_a_word_wrapped_narrower_than_one_letter_gets_a_letter_a_line(width: int) -> None:
+    """GIVEN letters 7 px wide and a wrap length narrower than one of them (a window squeezed
+    until the parameter table had 5 px: the wrap never ended, and the window froze)
+    WHEN a word with separators and one without are wrapped THEN each comes back at once, a
+    letter a line, no letter lost."""
+    for word in ("05_remote_controller_receiver.param", "X" * 40):
+        wrapped = wrap_text(word, width, _monospace(7))
+        assert wrapped.split("\n") == list(word)
+
+
+@pytest.mark.pure
+@given(
+    text=st.text(alphabet=st.sampled_from("ab_/. \n"), max_size=60),
+    width=st.integers(min_value=1, max_value=80),
+    pixels=st.integers(min_value=1, max_value=12),
+)
+def test_any_text_wrapped_at_any_width_keeps_its_letters_and_lines_fit_unless_one_letter(
+    text: str, width: int, pixels: int
+) -> None:
+    """GIVEN any text of words, separators and line breaks, any wrap length and letter width WHEN
+    wrapped THEN it ends, keeps every letter in order, and every line fits unless it is one letter."""
+    measure = _monospace(pixels)
+    wrapped = wrap_text(text, width, measure)
+    assert "".join(wrapped.split()) == "".join(text.split())
+    if wrapped != text:
+        assert all(measure(line.strip()) <= width or len(line.strip()) <= 1 for line in wrapped.split("\n"))
 
 
 def test_a_text_too_long_for_its_column_keeps_its_whole_words_and_an_ellipsis_when_fitted(
