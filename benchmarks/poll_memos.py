@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _poll_replay
 import bench_poll
+from _patching import patched
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver import evidence, tracker
@@ -40,16 +41,6 @@ POLLS = 400
 BATCHES = 50
 
 
-@contextlib.contextmanager
-def _patched(owner: Any, name: str, value: Any) -> Iterator[None]:
-    original = owner.__dict__[name]
-    setattr(owner, name, value)
-    try:
-        yield
-    finally:
-        setattr(owner, name, original)
-
-
 def _before(owner: Any, name: str, reset: Callable[[Any], None]) -> contextlib.AbstractContextManager[None]:
     """``owner.name`` with ``reset(self)`` run before each call: its memo never hits."""
     original = owner.__dict__[name]
@@ -58,7 +49,7 @@ def _before(owner: Any, name: str, reset: Callable[[Any], None]) -> contextlib.A
         reset(self)
         return original(self, *args)
 
-    return _patched(owner, name, call)
+    return patched(owner, name, call)
 
 
 def _forget(attribute: str) -> Callable[[Any], None]:
@@ -84,8 +75,8 @@ def _unique_inputs(self: Any, live: Any, target: Any) -> object:
 
 
 MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
-    "the whole guided test": lambda: _patched(GuidedTestTracker, "_inputs", _unique_inputs),
-    "the wanted names": lambda: _patched(
+    "the whole guided test": lambda: patched(GuidedTestTracker, "_inputs", _unique_inputs),
+    "the wanted names": lambda: patched(
         GuidedTestTracker, "_wanted", lambda self, family, values: wanted_parameters(family, dict(values))
     ),
     "the host's values once per snapshot": lambda: _before(

@@ -26,7 +26,7 @@ import contextlib
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _poll_replay
 import bench_poll
+from _patching import patched
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver.intake import VehicleIntake
@@ -46,16 +47,6 @@ BATCHES = 50
 # Larger than the core's second-level cache (512 KB here), written one byte per 64-byte line.
 CACHE_PUSH_BYTES = 2 * 1024 * 1024
 CACHE_LINE = 64
-
-
-@contextlib.contextmanager
-def _patched(owner: type, name: str, value: Any) -> Iterator[None]:
-    original = owner.__dict__[name]
-    setattr(owner, name, value)
-    try:
-        yield
-    finally:
-        setattr(owner, name, original)
 
 
 def _previous_state(self: Any, now: float, target: Any = None) -> Any:
@@ -74,10 +65,10 @@ def _nothing(self: Any, now: float) -> None:
 
 # Each row takes out its part and every part of the rows above it.
 PARTS: tuple[tuple[str, Callable[[], contextlib.AbstractContextManager[None]]], ...] = (
-    ("without the snapshot", lambda: _patched(RCReceiverDataModel, "_build_state", _previous_state)),
-    ("  and the plan", lambda: _patched(GuidedTestTracker, "plan", _nothing)),
-    ("  and the intake", lambda: _patched(VehicleIntake, "take", _taken)),
-    ("  and the sending", lambda: _patched(RCReceiverDataModel, "_send", _nothing)),
+    ("without the snapshot", lambda: patched(RCReceiverDataModel, "_build_state", _previous_state)),
+    ("  and the plan", lambda: patched(GuidedTestTracker, "plan", _nothing)),
+    ("  and the intake", lambda: patched(VehicleIntake, "take", _taken)),
+    ("  and the sending", lambda: patched(RCReceiverDataModel, "_send", _nothing)),
 )
 
 
