@@ -338,7 +338,8 @@ def test_with_a_vehicle_that_never_answers_no_poll_of_our_model_waits_for_an_ack
     """GIVEN our model in 5.0.1, on a vehicle that stops answering right after the connection
     WHEN it is polled every 100 ms until its interval requests time out
     THEN the requests end as "no answer" after the 0.8 s ACK timeout, and no single poll, nor
-    the activation, took anywhere near that long (each under 0.4 s)."""
+    the activation, waited anywhere near that long (under 0.4 s in sleeps and selects with a
+    timeout: a call's wall time would also count the machine's load)."""
     reply = _poll_a_vehicle_that_never_answers(
         methodic_configurator_501_overlay_env, start_driver, vehicle, tmp_path, "poll"
     )
@@ -346,8 +347,8 @@ def test_with_a_vehicle_that_never_answers_no_poll_of_our_model_waits_for_an_ack
     assert [r["outcome"] for r in reply["state"]["requests"]] == ["NO_ANSWER", "NO_ANSWER"]
     calls = reply["timing"]["calls"]
     assert calls["poll"]["count"] >= 5
-    assert calls["poll"]["max_s"] < NO_ACK_WAIT_S, calls
-    assert calls["activate"]["max_s"] < NO_ACK_WAIT_S, calls
+    assert calls["poll"]["max_wait_s"] < NO_ACK_WAIT_S, calls
+    assert calls["activate"]["max_wait_s"] < NO_ACK_WAIT_S, calls
 
 
 def test_control_5_0_1s_own_receiver_plugin_does_wait_for_acks_on_the_same_vehicle(
@@ -363,7 +364,10 @@ def test_control_5_0_1s_own_receiver_plugin_does_wait_for_acks_on_the_same_vehic
         methodic_configurator_501_release_env, start_driver, vehicle, tmp_path, "poll_upstream"
     )
 
-    assert reply["timing"]["calls"]["get_receiver_state"]["max_s"] >= ACK_TIMEOUT_S
+    upstream = reply["timing"]["calls"]["get_receiver_state"]
+    assert upstream["max_s"] >= ACK_TIMEOUT_S
+    # The wait the guard above measures is seen: most of the ACK timeout was spent waiting.
+    assert upstream["max_wait_s"] >= ACK_TIMEOUT_S / 2, upstream
 
 
 # --------------------------------------------------------------------------------------------------
@@ -496,17 +500,17 @@ def test_inside_5_0_1_our_view_scrolls_in_5_0_1s_scroll_frame_and_shows_5_0_1s_t
 
 def test_5_0_1s_window_calls_into_our_plugin_never_wait_for_the_vehicle(window_cycle: WindowCycle) -> None:
     """GIVEN the window lifecycle above
-    WHEN the durations of the calls the view makes into our model on the Tk thread are looked at
-    (activate, every poll, suspend, resume, deactivate), and of 5.0.1's pause and resume calls
-    THEN each took under 0.4 s: none of them waited for the vehicle.  (Building and destroying
+    WHEN the time the calls the view makes into our model on the Tk thread (activate, every poll,
+    suspend, resume, deactivate), and 5.0.1's pause and resume calls, spent waiting is looked at
+    THEN each waited under 0.4 s: none of them waited for the vehicle.  (Building and destroying
     the view's widgets is Tk work, not a wait, and is not timed here.)"""
     timing = window_cycle.replies["final"]["timing"]
     calls = timing["calls"]
     for name in ("activate", "poll", "suspend", "resume", "deactivate"):
         assert calls[name]["count"] >= 1, (name, calls)
-        assert calls[name]["max_s"] < NO_ACK_WAIT_S, (name, calls[name])
+        assert calls[name]["max_wait_s"] < NO_ACK_WAIT_S, (name, calls[name])
     assert calls["poll"]["count"] >= 10
-    for name, seconds in timing["lifecycle_s"].items():
+    for name, seconds in timing["lifecycle_wait_s"].items():
         if name.startswith(("pause_", "resume")):
             assert seconds < NO_ACK_WAIT_S, (name, seconds)
 

@@ -24,7 +24,9 @@ import contextlib
 import hashlib
 import json
 import logging
+import select
 import sys
+import threading
 import time
 import tkinter as tk
 import traceback
@@ -141,6 +143,52 @@ class _HeadlessUser:
         self.messages.append(f"{title}: {message}")
 
 
+class WaitWatch:
+    """Time spent waiting (``time.sleep``, ``select.select`` with a timeout other than 0: how
+    pymavlink waits for a message) inside a watched call, on the thread that made it.
+
+    A call that waits for the vehicle waits there; a call that is merely slow on a loaded machine
+    (its process not scheduled) does not, so this, not the call's wall time, tells a wait.
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[int, list[float]] = {}
+        sleep, select_ = time.sleep, select.select
+
+        def watched_sleep(seconds: float) -> None:
+            started = time.perf_counter()
+            try:
+                sleep(seconds)
+            finally:
+                self._note(time.perf_counter() - started)
+
+        def watched_select(read: Any, write: Any, error: Any, timeout: float | None = None) -> Any:
+            if timeout == 0:
+                return select_(read, write, error, timeout)
+            started = time.perf_counter()
+            try:
+                return select_(read, write, error, timeout)
+            finally:
+                self._note(time.perf_counter() - started)
+
+        time.sleep = watched_sleep  # type: ignore[assignment]
+        select.select = watched_select  # type: ignore[assignment]
+
+    def _note(self, seconds: float) -> None:
+        waits = self._open.get(threading.get_ident())
+        if waits is not None:
+            waits[0] += seconds
+
+    @contextlib.contextmanager
+    def watching(self) -> Any:
+        """Yields a one-item list holding the seconds waited so far in the ``with`` block."""
+        waits = self._open[threading.get_ident()] = [0.0]
+        try:
+            yield waits
+        finally:
+            self._open.pop(threading.get_ident(), None)
+
+
 class Session:
     """The objects one test works with, kept between commands."""
 
@@ -154,7 +202,10 @@ class Session:
         self.models: list[Any] = []
         self.user = _HeadlessUser()
         self.call_times: dict[str, list[float]] = {name: [] for name in _TIMED_MODEL_CALLS}
+        self.call_waits: dict[str, list[float]] = {name: [] for name in _TIMED_MODEL_CALLS}
         self.lifecycle_times: dict[str, float] = {}
+        self.lifecycle_waits: dict[str, float] = {}
+        self.waits = WaitWatch()
         self.resume_callback: Callable[[], None] | None = None
 
     # ----------------------------------------------------------------- helpers
@@ -172,10 +223,12 @@ class Session:
 
             def timed(*args: Any, _method: Any = method, _name: str = name, **kwargs: Any) -> Any:
                 started = time.perf_counter()
-                try:
-                    return _method(*args, **kwargs)
-                finally:
-                    self.call_times[_name].append(time.perf_counter() - started)
+                with self.waits.watching() as waited:
+                    try:
+                        return _method(*args, **kwargs)
+                    finally:
+                        self.call_times[_name].append(time.perf_counter() - started)
+                        self.call_waits[_name].append(waited[0])
 
             setattr(model, name, timed)
         self.model = model
@@ -184,10 +237,12 @@ class Session:
 
     def _timed(self, label: str, action: Callable[[], Any]) -> Any:
         started = time.perf_counter()
-        try:
-            return action()
-        finally:
-            self.lifecycle_times[label] = time.perf_counter() - started
+        with self.waits.watching() as waited:
+            try:
+                return action()
+            finally:
+                self.lifecycle_times[label] = time.perf_counter() - started
+                self.lifecycle_waits[label] = waited[0]
 
     def _pump(self, seconds: float, until: Callable[[], bool] | None = None) -> dict[str, Any]:
         """Run the Tk event loop for ``seconds`` (or until ``until()``), timing every single event."""
@@ -229,10 +284,15 @@ class Session:
     def timing(self) -> dict[str, Any]:
         return {
             "calls": {
-                name: {"count": len(times), "max_s": max(times, default=0.0)}
+                name: {
+                    "count": len(times),
+                    "max_s": max(times, default=0.0),
+                    "max_wait_s": max(self.call_waits[name], default=0.0),
+                }
                 for name, times in self.call_times.items()
             },
             "lifecycle_s": dict(self.lifecycle_times),
+            "lifecycle_wait_s": dict(self.lifecycle_waits),
         }
 
     # ----------------------------------------------------------------- commands
