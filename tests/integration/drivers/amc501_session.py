@@ -180,13 +180,15 @@ class WaitWatch:
             waits[0] += seconds
 
     @contextlib.contextmanager
-    def watching(self) -> Any:
-        """Yields a one-item list holding the seconds waited so far in the ``with`` block."""
+    def measuring(self, record: Callable[[float, float], None]) -> Any:
+        """Hands ``record`` the ``with`` block's wall time and the seconds it waited, however it ends."""
+        started = time.perf_counter()
         waits = self._open[threading.get_ident()] = [0.0]
         try:
-            yield waits
+            yield
         finally:
             self._open.pop(threading.get_ident(), None)
+            record(time.perf_counter() - started, waits[0])
 
 
 class Session:
@@ -201,10 +203,9 @@ class Session:
         self.model: Any = None
         self.models: list[Any] = []
         self.user = _HeadlessUser()
-        self.call_times: dict[str, list[float]] = {name: [] for name in _TIMED_MODEL_CALLS}
-        self.call_waits: dict[str, list[float]] = {name: [] for name in _TIMED_MODEL_CALLS}
-        self.lifecycle_times: dict[str, float] = {}
-        self.lifecycle_waits: dict[str, float] = {}
+        # (wall seconds, seconds waited) of every timed call and lifecycle step
+        self.call_times: dict[str, list[tuple[float, float]]] = {name: [] for name in _TIMED_MODEL_CALLS}
+        self.lifecycle_times: dict[str, tuple[float, float]] = {}
         self.waits = WaitWatch()
         self.resume_callback: Callable[[], None] | None = None
 
@@ -222,13 +223,10 @@ class Session:
                 continue
 
             def timed(*args: Any, _method: Any = method, _name: str = name, **kwargs: Any) -> Any:
-                started = time.perf_counter()
-                with self.waits.watching() as waited:
-                    try:
-                        return _method(*args, **kwargs)
-                    finally:
-                        self.call_times[_name].append(time.perf_counter() - started)
-                        self.call_waits[_name].append(waited[0])
+                with self.waits.measuring(
+                    lambda seconds, waited: self.call_times[_name].append((seconds, waited))
+                ):
+                    return _method(*args, **kwargs)
 
             setattr(model, name, timed)
         self.model = model
@@ -236,13 +234,10 @@ class Session:
         return model
 
     def _timed(self, label: str, action: Callable[[], Any]) -> Any:
-        started = time.perf_counter()
-        with self.waits.watching() as waited:
-            try:
-                return action()
-            finally:
-                self.lifecycle_times[label] = time.perf_counter() - started
-                self.lifecycle_waits[label] = waited[0]
+        with self.waits.measuring(
+            lambda seconds, waited: self.lifecycle_times.__setitem__(label, (seconds, waited))
+        ):
+            return action()
 
     def _pump(self, seconds: float, until: Callable[[], bool] | None = None) -> dict[str, Any]:
         """Run the Tk event loop for ``seconds`` (or until ``until()``), timing every single event."""
@@ -286,13 +281,13 @@ class Session:
             "calls": {
                 name: {
                     "count": len(times),
-                    "max_s": max(times, default=0.0),
-                    "max_wait_s": max(self.call_waits[name], default=0.0),
+                    "max_s": max((seconds for seconds, _waited in times), default=0.0),
+                    "max_wait_s": max((waited for _seconds, waited in times), default=0.0),
                 }
                 for name, times in self.call_times.items()
             },
-            "lifecycle_s": dict(self.lifecycle_times),
-            "lifecycle_wait_s": dict(self.lifecycle_waits),
+            "lifecycle_s": {label: seconds for label, (seconds, _waited) in self.lifecycle_times.items()},
+            "lifecycle_wait_s": {label: waited for label, (_seconds, waited) in self.lifecycle_times.items()},
         }
 
     # ----------------------------------------------------------------- commands
