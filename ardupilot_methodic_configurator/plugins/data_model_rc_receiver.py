@@ -3,8 +3,9 @@
 """Data model of the RC receiver check: reads the shared MAVLink connection and builds snapshots.
 
 One poll goes one way: `LinkReader` reads a bounded batch (COMMAND_ACK to the command tracker, the
-vehicle's RC_CHANNELS, SYS_STATUS, HEARTBEAT, STATUSTEXT and PARAM_VALUE collected); the batch of
-the selected vehicle is dated and fed to the guided test's tracker; the tracker plans what it
+vehicle's RC_CHANNELS, SYS_STATUS, HEARTBEAT, STATUSTEXT and PARAM_VALUE to the intake, which
+takes the selected vehicle's as they are read, dates them and feeds the guided test's tracker);
+the tracker plans what it
 wants read; `_send` (the one place that writes to the link) sends the due stream requests and
 parameter reads; the live readings are made, the tracker builds the guided test from them, and
 `RCReceiverState` is made once by its constructor.
@@ -38,7 +39,6 @@ from .rc_receiver.prearm import PrearmChecks
 from .rc_receiver.program_transmitter import StickMover, SwitchMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
-    from_selected,
     int_field,
     link_kind,
     selected_target,
@@ -96,8 +96,6 @@ class RCReceiverDataModel:
         self._internal_error: str | None = None
         self._logged_errors: set[tuple[str, str]] = set()
         self._poll_target: tuple[int | None, int | None] = (None, None)
-        # What one poll read of the types the check reads of the vehicle, taken once it has read.
-        self._vehicle_messages: list[Any] = []
         self._reader = LinkReader(self._message_routes(), {"COMMAND_ACK": self._commands.handle_message})
         self._state = self._build_state(now)
 
@@ -314,15 +312,14 @@ class RCReceiverDataModel:
         """Message type -> where it goes; a type no part reads has no route.
 
         Every type the check reads of the vehicle (RC_CHANNELS, SYS_STATUS, and for the guided test
-        HEARTBEAT, STATUSTEXT and PARAM_VALUE) is only collected while reading, by the list's own
-        append (no Python call), and taken once the read ends, in the order it came: the sender is
-        checked for the whole batch at once (`VehicleIntake.take`).  COMMAND_ACK goes to the
-        command tracker at once, which checks whom the answer is from and to.
+        HEARTBEAT, STATUSTEXT and PARAM_VALUE) goes to the intake as it is read, which takes it if
+        the selected vehicle sent it.  COMMAND_ACK goes to the command tracker, which checks whom
+        the answer is from and to.
         """
-        collect = self._vehicle_messages.append
-        routes: dict[str, Route] = dict.fromkeys(self._tracker.observers, collect)
-        routes["RC_CHANNELS"] = collect
-        routes["SYS_STATUS"] = collect
+        intake = self._intake
+        routes: dict[str, Route] = dict.fromkeys(self._tracker.observers, intake.take_other)
+        routes["RC_CHANNELS"] = intake.take_rc_channels
+        routes["SYS_STATUS"] = intake.take_sys_status
         routes["COMMAND_ACK"] = self._commands.handle_message
         return routes
 
@@ -335,12 +332,15 @@ class RCReceiverDataModel:
             self._invalidate_readings()
             return
         self._poll_target = selected_target(self._fc, master)
-        self._vehicle_messages.clear()
-        not_before, closed = self._reader.read(master, now)
-        messages = from_selected(self._vehicle_messages, *self._poll_target)
-        if self._intake.take(messages, now, not_before, backlog=self._reader.backlog, closed=closed):
+        self._intake.begin(now, self._reader.queue_emptied_at, self._poll_target)
+        try:
+            closed = self._reader.read(master, now)
+        except LinkError:
+            # What was taken before the fault is kept as evidence; the readings go (the caller).
+            self._intake.finish(backlog=True, closed=True)
+            raise
+        if self._intake.finish(backlog=self._reader.backlog, closed=closed):
             self._link_error = None
-        self._vehicle_messages.clear()
         if closed:
             self._reader.drop_carried()
             self._link_error = _("The flight controller closed the connection.")
@@ -391,6 +391,9 @@ class RCReceiverDataModel:
         live_channels = channels if channels_live else None
         live_status = status.status if status_live and status is not None else None
         history = self._intake.history
+        failsafe_observed = history.failsafe_observed
+        recovery_observed = history.recovery_observed
+        transitions = history.transitions
         master = self._master
         requests = self._streams.statuses()
         if target is None:
@@ -407,9 +410,9 @@ class RCReceiverDataModel:
                 rssi=rssi,
                 receiver_present=receiver_present,
                 failsafe=failsafe,
-                failsafe_observed=history.failsafe_observed,
-                recovery_observed=history.recovery_observed,
-                failsafe_transitions=history.transitions,
+                failsafe_observed=failsafe_observed,
+                recovery_observed=recovery_observed,
+                failsafe_transitions=transitions,
             ),
             target,
         )
@@ -419,11 +422,11 @@ class RCReceiverDataModel:
             receiver_present=receiver_present,
             receiver_enabled=live_status.enabled if live_status else None,
             failsafe=failsafe,
-            failsafe_observed=history.failsafe_observed,
+            failsafe_observed=failsafe_observed,
             failsafe_observed_at=history.failsafe_observed_at,
-            recovery_observed=history.recovery_observed,
+            recovery_observed=recovery_observed,
             recovery_observed_at=history.recovery_observed_at,
-            failsafe_transitions=history.transitions,
+            failsafe_transitions=transitions,
             link_error=self._link_error,
             internal_error=self._internal_error,
             link_kind=self._link_kind,

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 from pytest_mock import MockerFixture
 
+from amc_rc_receiver.plugins.rc_receiver.readings import RC_RECEIVER_SENSOR_BIT
 from amc_rc_receiver.plugins.rc_receiver.wording import notice_lines
 from amc_rc_receiver.standalone.terminal.screen import describe_events, format_status_line
-from tests.plugins.data_model_rc_receiver_harness import ModelHarness
+from tests.plugins.data_model_rc_receiver_harness import ModelHarness, sys_status
 
 pytestmark = pytest.mark.loopback
 
@@ -114,6 +116,41 @@ def test_a_transport_fault_keeps_the_link_wording_and_is_no_internal_error(
     assert state.link_error == "Lost the connection to the flight controller: device disconnected"
     assert state.internal_error is None
     assert not [record for record in caplog.records if "Internal error" in record.getMessage()]
+
+
+def test_a_failsafe_read_just_before_a_transport_fault_stays_as_evidence(
+    harness: ModelHarness, mocker: MockerFixture
+) -> None:
+    """
+    GIVEN live telemetry, then a SYS_STATUS that reports RC failsafe waiting on the connection
+    WHEN the poll reads it and the very next read raises (a serial port that vanished)
+    THEN the snapshot has the link error and no live readings, and the failsafe the poll read
+         before the fault is recorded as observed
+    """
+    _live(harness)
+    bit = RC_RECEIVER_SENSOR_BIT
+    harness.send_backlog(sys_status(bit, bit, 0))
+    master = harness.fc.master
+    assert master is not None
+    real_read = master.recv_msg
+    reads: list[Any] = []
+
+    def read_then_vanish() -> Any:
+        if reads:
+            raise OSError("device disconnected")
+        reads.append(real_read())
+        return reads[-1]
+
+    mocker.patch.object(master, "recv_msg", side_effect=read_then_vanish)
+
+    state = harness.model.poll()
+
+    assert reads[0] is not None
+    assert reads[0].get_type() == "SYS_STATUS"
+    assert state.link_error == "Lost the connection to the flight controller: device disconnected"
+    assert not state.has_live_telemetry
+    assert state.failsafe_observed
+    assert state.failsafe_observed_at is not None
 
 
 def test_the_views_word_an_internal_error_and_a_closed_link_differently(harness: ModelHarness) -> None:

@@ -44,6 +44,8 @@ class HostFacts:
     def download(self) -> Mapping[str, Any]:
         """The host's parameter download (not to be written), empty when it has none."""
         values = getattr(self._fc, "fc_parameters", None)
+        if type(values) is dict:  # the usual case, told without the abstract class's slower check
+            return values
         return values if isinstance(values, Mapping) else {}
 
     def vehicle_type(self) -> object:

@@ -94,11 +94,9 @@ class LinkReader:
                 route(msg)
         return False
 
-    def read(self, master: Any, now: float) -> tuple[float | None, bool]:
-        """Route up to ``MAX_MESSAGES_PER_POLL`` waiting messages; returns the time before which
-        nothing read now can have arrived (the last read that emptied the queue, if any) and
-        whether the link reports itself closed."""
-        not_before = self.queue_emptied_at
+    def read(self, master: Any, now: float) -> bool:
+        """Route up to ``MAX_MESSAGES_PER_POLL`` waiting messages; returns whether the link reports
+        itself closed.  Nothing read can have arrived before `queue_emptied_at` as it was before."""
         self.backlog = False
         route_of = (self._discard_routes if self._discarding else self._routes).get
         receive = master.recv_msg
@@ -140,4 +138,4 @@ class LinkReader:
             self.queue_emptied_at = None if self.backlog else now
         # pymavlink reports a TCP peer's close only through this flag; reads then return nothing
         # for ever, which must not look like a quiet but live link.
-        return not_before, getattr(master, "portdead", False) is True
+        return getattr(master, "portdead", False) is True

@@ -50,6 +50,11 @@ class ProgramTransmitter:
         return self._switch is not None
 
     @property
+    def program_owned(self) -> bool:
+        """True if the program switches the transmitter or moves its sticks or switches."""
+        return self._switch is not None or self._mover is not None or self._switch_mover is not None
+
+    @property
     def moves_sticks(self) -> bool:
         return self._mover is not None
 

@@ -117,7 +117,9 @@ class FailsafeHistory:
         self.test_started_at = started_at
         self.failsafe_observed_at: float | None = None
         self.recovery_observed_at: float | None = None
-        self._transitions: deque[tuple[FailsafeStatus, float]] = deque(maxlen=MAX_TRANSITIONS)
+        # (ACTIVE or NOT_ACTIVE, time) for each change since the first failsafe, oldest first: a
+        # tuple replaced at each change, so every snapshot of a quiet test shares the same one.
+        self.transitions: tuple[tuple[FailsafeStatus, float], ...] = ()
         self._last_known: FailsafeStatus | None = None
 
     @property
@@ -129,23 +131,18 @@ class FailsafeHistory:
         """Whether the most recent failsafe has cleared."""
         return self.recovery_observed_at is not None
 
-    @property
-    def transitions(self) -> tuple[tuple[FailsafeStatus, float], ...]:
-        """(ACTIVE or NOT_ACTIVE, time) for each change since the first failsafe, oldest first."""
-        return tuple(self._transitions)
-
     def record(self, status: FailsafeStatus, now: float) -> None:
         """Take one receiver status reported at ``now`` into account."""
         if status is FailsafeStatus.UNKNOWN or status is self._last_known:
             return
         self._last_known = status
         if status is FailsafeStatus.ACTIVE:
-            self._transitions.append((status, now))
+            self._add_transition(status, now)
             if self.failsafe_observed_at is None:
                 self.failsafe_observed_at = now
             self.recovery_observed_at = None
         elif self.failsafe_observed_at is not None:
-            self._transitions.append((status, now))
+            self._add_transition(status, now)
             self.recovery_observed_at = now
 
     def restart(self, now: float) -> None:
@@ -153,5 +150,8 @@ class FailsafeHistory:
         self.test_started_at = now
         self.failsafe_observed_at = None
         self.recovery_observed_at = None
-        self._transitions.clear()
+        self.transitions = ()
         self._last_known = None
+
+    def _add_transition(self, status: FailsafeStatus, now: float) -> None:
+        self.transitions = (*self.transitions, (status, now))[-MAX_TRANSITIONS:]

@@ -64,6 +64,35 @@ _LAST_CHANNEL_VALUES = operator.attrgetter(
     *(f"chan{number}_raw" for number in range(MAX_RC_CHANNEL + 1, MAX_DELIVERED_CHANNEL + 1))
 )
 
+# What `_build` reads of the test's parts and of the live readings (the host's facts and the time
+# aside), each taken in one call.
+_PART_INPUTS = operator.attrgetter(
+    "_identity.autopilot_version",
+    "_identity.mav_type",
+    "_transmitter.switches",
+    "_live_throttle_min",
+    "_reader.version",
+    "_spans.version",
+    "_radio.version",
+    "_witness.version",
+    "_guide.version",
+    "_guide.sticks_version",
+    "_switch_evidence.version",
+    "_link_events",
+    "_prearm.version",
+)
+_LIVE_INPUTS = operator.attrgetter(
+    "telemetry_live",
+    "connected",
+    "receiver_present",
+    "failsafe",
+    "failsafe_observed",
+    "recovery_observed",
+    "failsafe_transitions",
+    "rssi",
+    "rc_channels_live",
+)
+
 
 class GuidedTestTracker:
     """State of the guided test, fed message by message; see the module docstring."""
@@ -119,6 +148,13 @@ class GuidedTestTracker:
         self._host_values = HostValues(self._host)
         self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
+        # The last answer and what it was for: asked twice a poll with the very same objects.
+        self._last_wanted: tuple[object, VehicleFamily | None, int | None, tuple[str, ...]] = (
+            None,
+            None,
+            -1,
+            (),
+        )
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -266,7 +302,8 @@ class GuidedTestTracker:
         host, values = self._host_and_values()
         wanted = self._wanted(family, values)
         self._reader.want(wanted, host)
-        self._transmitter.drive(self._guide, centring(family, "throttle"), now)
+        if self._transmitter.program_owned:
+            self._transmitter.drive(self._guide, centring(family, "throttle"), now)
         if self._guide.state.step is GuideStep.DONE:
             self._prearm.want(PrearmMoment.TEST_DONE)
         if family is not VehicleFamily.UNKNOWN and self._failsafe is FailsafeStatus.NOT_ACTIVE:
@@ -299,12 +336,17 @@ class GuidedTestTracker:
         """`wanted_parameters`, again only when the family, a stick channel or the number of
         channels the receiver delivers changed."""
         delivered = self._spans.delivered
+        last = self._last_wanted
+        # The mappings are never written, so the same one holds the same RCMAP_* values.
+        if last[0] is values and last[1] is family and last[2] == delivered:
+            return last[3]
         key = (family, delivered, *(values.get(name) for name in RCMAP_DEFAULTS))
         wanted = self._wanted_memo.get(key)
         if wanted is None:
             if len(self._wanted_memo) >= _MAX_WANTED_MEMO:
                 self._wanted_memo.clear()
             wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
+        self._last_wanted = (values, family, delivered, wanted)
         return wanted
 
     def _values(self) -> Mapping[str, float]:
@@ -319,11 +361,14 @@ class GuidedTestTracker:
         every input is the same and time alone cannot change it (no deadline runs).
         """
         try:
+            active = live.failsafe is FailsafeStatus.ACTIVE
+            guide = self._guide.state
             self._witness.observe(
-                active=live.failsafe is FailsafeStatus.ACTIVE,
+                active=active,
                 rssi=live.rssi if live.rc_channels_live else None,
-                throttle_us=self._spans.last(throttle_channel(self._values())),
-                transmitter_off=self._guide.state.off_at is not None and self._guide.state.on_at is None,
+                # only a failsafe's start keeps the throttle
+                throttle_us=self._spans.last(throttle_channel(self._values())) if active else None,
+                transmitter_off=guide.off_at is not None and guide.on_at is None,
             )
             key = self._inputs(live, target)
             memo = self._guided_memo
@@ -344,31 +389,11 @@ class GuidedTestTracker:
             self._host_and_values()[1],
             self._host.step_file(),
             self._identity.firmware(),
-            self._identity.autopilot_version,
             self._host.report_directory(),
             target,
-            self._identity.mav_type,
-            self._transmitter.switches,
-            self._live_throttle_min,
-            self._reader.version,
-            self._spans.version,
-            self._radio.version,
-            self._witness.version,
-            self._guide.version,
-            self._guide.sticks_version,
-            self._switch_evidence.version,
-            self._link_events,
-            self._prearm.version,
+            _PART_INPUTS(self),
+            _LIVE_INPUTS(live),
             self._prearm.answers(live.now),
-            live.telemetry_live,
-            live.connected,
-            live.receiver_present,
-            live.failsafe,
-            live.failsafe_observed,
-            live.recovery_observed,
-            live.failsafe_transitions,
-            live.rssi,
-            live.rc_channels_live,
         )
 
     def _build(self, live: LiveReadings, target: tuple[int | None, int | None]) -> GuidedTest:
