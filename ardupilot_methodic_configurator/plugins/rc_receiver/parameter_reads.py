@@ -125,7 +125,7 @@ class ParameterReader:
         A request whose send raises (a closed link) is not counted as an attempt; it is tried
         again on a later poll, so a dead link cannot make a parameter look unavailable.
         """
-        if master is None or getattr(master, "portdead", False) is True:
+        if not self._requests or master is None or getattr(master, "portdead", False) is True:
             return 0
         in_flight = 0
         due: list[str] = []

@@ -129,6 +129,8 @@ class PrearmChecks:
 
     def answers(self, now: float) -> tuple[PrearmAnswer, ...]:
         """The answers of this test as of ``now``, in the order asked."""
+        if not self._asked:
+            return ()
         return tuple(
             asked.answer(now)
             for asked in self._asked.values()

@@ -110,6 +110,10 @@ class StreamRequests:
         """
         received_at = tuple(received_at)
         same_link = self.requested_on is master and not self.ask_again
+        if same_link and received_at:
+            latest = max(received_at)
+            if latest >= self._requested_at and now - latest < STREAMS_EXPECTED_WITHIN_S:
+                return  # a stream came since the request and keeps coming: the usual poll
         stopped = same_link and self._stopped(now, received_at)
         if same_link and not stopped and not self._never_came(now, received_at):
             return
