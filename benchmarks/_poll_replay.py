@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Replays the same queued datagrams to one poller, without sockets, for counting instructions.
 
-bench_poll.py runs this under valgrind's callgrind, which counts instructions rather than seconds:
-the count repeats for the same inputs whatever else the machine does.  Arguments: the poller
-(``bare``: pymavlink's recv_msg() drain, ``ours``, ``5.0.1``: the released model), the number of
-polls, and the frame mix (``receiver`` or ``busy``).  The datagrams go through pymavlink's own
-receive path (a `mavfile` whose ``recv`` hands out the next datagram), so parsing and bookkeeping
-are as on a socket.
+bench_poll.py runs this under valgrind's cachegrind, which counts instructions and simulated cache
+misses rather than seconds: the counts repeat for the same inputs whatever else the machine does.
+Arguments: the poller (``bare``: pymavlink's recv_msg() drain, ``ours``, ``5.0.1``: the released
+model), the number of polls, the frame mix (``receiver`` or ``busy``) and optionally ``cold``,
+which writes 2 MB before every poll, as a live poller's socket work, sleeps and neighbours push it
+out of the core's caches between two polls.  The datagrams go through pymavlink's own receive
+path (a `mavfile` whose ``recv`` hands out the next datagram), so parsing and bookkeeping are as
+on a socket.  Both models read a clock that moves 0.1 s a poll, as the datagrams' own timestamps
+do: on the wall clock, valgrind's slowness would change what the models work out (ages, rates).
 """
 
 from __future__ import annotations
@@ -62,21 +65,39 @@ class Facade:
         return True, ""
 
 
+# Larger than the core's second-level cache (512 KB here), written one byte per 64-byte line.
+CACHE_PUSH_BYTES = 2 * 1024 * 1024
+CACHE_LINE = 64
+POLL_PERIOD_S = 0.1
+
+
+class ReplayClock:
+    """The models' clock: moved on by the replay, one poll period at a time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def main() -> int:
     poller, polls, mix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    cold = sys.argv[4:] == ["cold"]
+    clock = ReplayClock()
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
     master = ReplayConnection()
     batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
     poll: Any
     if poller == "ours":
-        model = RCReceiverDataModel(Facade(master))
+        model = RCReceiverDataModel(Facade(master), clock)
         model.activate()
         poll = model.poll
     elif poller == "5.0.1":
         released = bench_poll.released_model_module()
         if released is None:
             return 2
-        theirs = released.RCReceiverDataModel(Facade(master))
+        theirs = released.RCReceiverDataModel(Facade(master), clock)
         theirs.get_receiver_state()
         poll = theirs.get_receiver_state
     else:
@@ -85,8 +106,13 @@ def main() -> int:
             while master.recv_msg() is not None:
                 pass
 
+    push = bytearray(CACHE_PUSH_BYTES)
+    zeros = bytes(CACHE_PUSH_BYTES // CACHE_LINE)
     for index in range(polls):
         master.queue = list(batches[index % len(batches)])
+        if cold:
+            push[::CACHE_LINE] = zeros
+        clock.now += POLL_PERIOD_S
         poll()
     return 0
 

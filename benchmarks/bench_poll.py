@@ -15,9 +15,12 @@ vehicle that does not answer: tests/integration measures it); here that call ans
 the figures compare the polls themselves.  Ours gets its parameters as inside the methodic
 configurator, from the host's download (the demo's ArduCopter set, a few hundred parameters).
 
-The same datagrams are also replayed without sockets under valgrind's callgrind, which counts
+The same datagrams are also replayed without sockets under valgrind's cachegrind, which counts
 instructions instead of seconds (the figure repeats whatever the machine does): the per-poll
-count of each poller is the difference between 220 and 20 polls.
+count of each poller is the difference between 220 and 20 polls.  Replayed once more with the
+caches pushed out before every poll, cachegrind's simulated second-level cache tells how many
+64-byte lines of code and data a cold poll must fetch: what its wall time pays beyond its
+instructions (the live polls run cold, between socket work, sleeps and other processes).
 
 A second run times every poll() of ours while a silent vehicle in another process keeps 50 messages
 waiting for each poll and never answers the interval requests, to show that waiting for an ACK
@@ -38,6 +41,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -300,48 +304,76 @@ def measure_unanswered() -> dict[str, float]:
 
 
 INSTRUCTION_POLLS = (20, 220)  # the difference of two runs leaves out start-up and imports
+COLD_POLLS = (20, 120)  # every cold poll is dearer to simulate; its counts repeat as exactly
+# The cores here: 32 KB first-level caches and a 512 KB second level, 64-byte lines (lscpu).
+CACHE_GEOMETRY = ("--I1=32768,8,64", "--D1=32768,8,64", "--LL=524288,16,64")
+_CACHEGRIND_FIGURES = {
+    "instructions": r"I\s+refs:\s+([\d,]+)",
+    "code lines": r"LLi misses:\s+([\d,]+)",
+    "data lines read": r"LLd misses:\s+[\d,]+\s+\(\s*([\d,]+) rd",
+    "data lines written": r"LLd misses:.*\+\s+([\d,]+) wr",
+}
 
 
-def _instructions(poller: str, polls: int, mix: str) -> int | None:
+def _counts(poller: str, polls: int, mix: str, *, cold: bool) -> dict[str, int] | None:
+    """Instructions and second-level cache misses of one replay, simulated by cachegrind."""
     result = subprocess.run(
         [
             "valgrind",
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
+            "--tool=cachegrind",
+            "--cache-sim=yes",
+            *CACHE_GEOMETRY,
+            "--cachegrind-out-file=/dev/null",
             sys.executable,
             str(Path(__file__).resolve().parent / "_poll_replay.py"),
             poller,
             str(polls),
             mix,
+            *(["cold"] if cold else []),
         ],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dictionaries every run
         check=False,
     )
-    found = re.search(r"Collected : (\d+)", result.stderr)
-    return int(found.group(1)) if result.returncode == 0 and found else None
-
-
-def measure_instructions(mix: str) -> dict[str, float] | None:
-    """Instructions per poll of each poller over the same datagrams, counted by callgrind."""
-    if shutil.which("valgrind") is None:
+    if result.returncode != 0:
         return None
-    few, many = INSTRUCTION_POLLS
-    counts: dict[str, float] = {}
-    for poller in ("bare", "ours", "5.0.1"):
-        low, high = _instructions(poller, few, mix), _instructions(poller, many, mix)
-        if low is None or high is None:
+    counts = {}
+    for name, pattern in _CACHEGRIND_FIGURES.items():
+        found = re.search(pattern, result.stderr)
+        if found is None:
             return None
-        counts[poller] = (high - low) / (many - few)
+        counts[name] = int(found.group(1).replace(",", ""))
     return counts
 
 
-def _print_instructions(title: str, counts: dict[str, float] | None) -> bool:
+def measure_counts(mix: str, *, cold: bool) -> dict[str, dict[str, float]] | None:
+    """Per poll of each poller over the same datagrams: instructions and second-level cache misses
+    (``cold``: with the caches pushed out before every poll)."""
+    if shutil.which("valgrind") is None:
+        return None
+    few, many = COLD_POLLS if cold else INSTRUCTION_POLLS
+    pollers = ("bare", "ours", "5.0.1")
+    runs = [(poller, polls) for poller in pollers for polls in (few, many)]
+    # Each run is single-threaded and its counts do not depend on the machine's load.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = dict(
+            zip(runs, pool.map(lambda run: _counts(run[0], run[1], mix, cold=cold), runs), strict=True)
+        )
+    per_poll: dict[str, dict[str, float]] = {}
+    for poller in pollers:
+        low, high = results[(poller, few)], results[(poller, many)]
+        if low is None or high is None:
+            return None
+        per_poll[poller] = {name: (high[name] - low[name]) / (many - few) for name in low}
+    return per_poll
+
+
+def _print_instructions(title: str, counts: dict[str, dict[str, float]] | None) -> bool:
     if counts is None:
         print(f"  {title}: instructions not counted (no valgrind, or no 5.0.1 environment)")
         return True
-    bare, ours, theirs = counts["bare"], counts["ours"], counts["5.0.1"]
+    bare, ours, theirs = (counts[poller]["instructions"] for poller in ("bare", "ours", "5.0.1"))
     ratio = ours / theirs
     print(
         f"  {title}: bare {bare / 1e3:,.0f}k, ours {ours / 1e3:,.0f}k ({ours / bare:.3f} x), "
@@ -349,6 +381,19 @@ def _print_instructions(title: str, counts: dict[str, float] | None) -> bool:
         f"(target <= 1.00: {'met' if ratio <= 1.0 else 'MISSED'})"
     )
     return ratio <= 1.0
+
+
+def _print_cache_lines(title: str, counts: dict[str, dict[str, float]] | None) -> None:
+    """What the wall time pays for beyond the instructions: the lines a cold poll must fetch."""
+    if counts is None:
+        print(f"  {title}: not simulated (no valgrind, or no 5.0.1 environment)")
+        return
+    names = [name for name in _CACHEGRIND_FIGURES if name != "instructions"]
+    for poller in ("bare", "ours", "5.0.1"):
+        figures = ", ".join(f"{name} {counts[poller][name]:,.0f}" for name in names)
+        print(f"  {title}, {poller:<5}: {figures}")
+    extra = sum(counts["ours"][name] - counts["5.0.1"][name] for name in names)
+    print(f"  {title}: ours fetches {extra:+,.0f} lines a poll against 5.0.1")
 
 
 def _print_mix(title: str, figures: dict[str, float]) -> bool:
@@ -378,8 +423,14 @@ def main() -> int:
     met = _print_mix("receiver streams (RC_CHANNELS, SYS_STATUS, ATTITUDE)", receiver)
     met = _print_mix("busy link (8 kinds, a foreign system)", measure_side_by_side(busy_link_frames)) and met
     print("\ninstructions per poll, counted by valgrind (repeatable whatever the machine does):")
-    met = _print_instructions("receiver streams", measure_instructions("receiver")) and met
-    met = _print_instructions("busy link", measure_instructions("busy")) and met
+    met = _print_instructions("receiver streams", measure_counts("receiver", cold=False)) and met
+    met = _print_instructions("busy link", measure_counts("busy", cold=False)) and met
+    print(
+        "\nsecond-level cache lines missed per poll, simulated by valgrind's cachegrind with the caches"
+        " pushed out before every poll (512 KB, as here; repeatable):"
+    )
+    _print_cache_lines("receiver streams", measure_counts("receiver", cold=True))
+    _print_cache_lines("busy link", measure_counts("busy", cold=True))
     unanswered = measure_unanswered()
     worst = unanswered["worst"]
     print(

@@ -26,7 +26,7 @@ import contextlib
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +44,8 @@ from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
 POLLS = 2000
 WARM_UP = 50
 BATCHES = 50
-# Larger than the core's second-level cache (512 KB here), written one byte per 64-byte line.
-CACHE_PUSH_BYTES = 2 * 1024 * 1024
-CACHE_LINE = 64
+CACHE_PUSH_BYTES = _poll_replay.CACHE_PUSH_BYTES
+CACHE_LINE = _poll_replay.CACHE_LINE
 
 
 def _previous_state(self: Any, now: float, target: Any = None) -> Any:
@@ -54,21 +53,9 @@ def _previous_state(self: Any, now: float, target: Any = None) -> Any:
     return self._state
 
 
-def _finished(self: Any, *, backlog: bool, closed: bool) -> bool:
-    del self, backlog, closed
+def _taken(self: Any, messages: Any, now: float, not_before: Any, *, backlog: bool, closed: bool) -> bool:
+    del self, messages, now, not_before, backlog, closed
     return True
-
-
-def _nobody_selected(self: Any, now: float, not_before: Any, target: Any) -> None:
-    # The routes are bound when the model is made: its take methods still run, and return at once.
-    del target
-    self._begin(now, not_before, None, None)
-
-
-@contextlib.contextmanager
-def _intake_out() -> Iterator[None]:
-    with patched(VehicleIntake, "begin", _nobody_selected), patched(VehicleIntake, "finish", _finished):
-        yield
 
 
 def _nothing(self: Any, now: float) -> None:
@@ -79,7 +66,7 @@ def _nothing(self: Any, now: float) -> None:
 PARTS: tuple[tuple[str, Callable[[], contextlib.AbstractContextManager[None]]], ...] = (
     ("without the snapshot", lambda: patched(RCReceiverDataModel, "_build_state", _previous_state)),
     ("  and the plan", lambda: patched(GuidedTestTracker, "plan", _nothing)),
-    ("  and the intake", _intake_out),
+    ("  and the intake", lambda: patched(VehicleIntake, "take", _taken)),
     ("  and the sending", lambda: patched(RCReceiverDataModel, "_send", _nothing)),
 )
 

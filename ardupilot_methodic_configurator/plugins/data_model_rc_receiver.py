@@ -3,9 +3,8 @@
 """Data model of the RC receiver check: reads the shared MAVLink connection and builds snapshots.
 
 One poll goes one way: `LinkReader` reads a bounded batch (COMMAND_ACK to the command tracker, the
-vehicle's RC_CHANNELS, SYS_STATUS, HEARTBEAT, STATUSTEXT and PARAM_VALUE to the intake, which
-takes the selected vehicle's as they are read, dates them and feeds the guided test's tracker);
-the tracker plans what it
+vehicle's RC_CHANNELS, SYS_STATUS, HEARTBEAT, STATUSTEXT and PARAM_VALUE collected); the batch of
+the selected vehicle is dated and fed to the guided test's tracker; the tracker plans what it
 wants read; `_send` (the one place that writes to the link) sends the due stream requests and
 parameter reads; the live readings are made, the tracker builds the guided test from them, and
 `RCReceiverState` is made once by its constructor.
@@ -39,6 +38,7 @@ from .rc_receiver.prearm import PrearmChecks
 from .rc_receiver.program_transmitter import StickMover, SwitchMover, TransmitterSwitch
 from .rc_receiver.readings import (
     RCReceiverFlightController,
+    from_selected,
     int_field,
     link_kind,
     selected_target,
@@ -96,6 +96,8 @@ class RCReceiverDataModel:
         self._internal_error: str | None = None
         self._logged_errors: set[tuple[str, str]] = set()
         self._poll_target: tuple[int | None, int | None] = (None, None)
+        # What one poll read of the types the check reads of the vehicle, taken once it has read.
+        self._vehicle_messages: list[Any] = []
         self._reader = LinkReader(self._message_routes(), {"COMMAND_ACK": self._commands.handle_message})
         self._state = self._build_state(now)
 
@@ -312,14 +314,17 @@ class RCReceiverDataModel:
         """Message type -> where it goes; a type no part reads has no route.
 
         Every type the check reads of the vehicle (RC_CHANNELS, SYS_STATUS, and for the guided test
-        HEARTBEAT, STATUSTEXT and PARAM_VALUE) goes to the intake as it is read, which takes it if
-        the selected vehicle sent it.  COMMAND_ACK goes to the command tracker, which checks whom
-        the answer is from and to.
+        HEARTBEAT, STATUSTEXT and PARAM_VALUE) is only collected while reading, by the list's own
+        append (no Python call), and taken once the read ends, in the order it came: the sender is
+        checked for the whole batch at once (`VehicleIntake.take`).  Taking each as it is read
+        interleaves the check's code with pymavlink's for every message, which measured 3-5 %
+        slower.  COMMAND_ACK goes to the command tracker at once, which checks whom the answer is
+        from and to.
         """
-        intake = self._intake
-        routes: dict[str, Route] = dict.fromkeys(self._tracker.observers, intake.take_other)
-        routes["RC_CHANNELS"] = intake.take_rc_channels
-        routes["SYS_STATUS"] = intake.take_sys_status
+        collect = self._vehicle_messages.append
+        routes: dict[str, Route] = dict.fromkeys(self._tracker.observers, collect)
+        routes["RC_CHANNELS"] = collect
+        routes["SYS_STATUS"] = collect
         routes["COMMAND_ACK"] = self._commands.handle_message
         return routes
 
@@ -332,19 +337,28 @@ class RCReceiverDataModel:
             self._invalidate_readings()
             return
         self._poll_target = selected_target(self._fc, master)
-        self._intake.begin(now, self._reader.queue_emptied_at, self._poll_target)
+        self._vehicle_messages.clear()
+        # Nothing read now can have arrived before the last read that emptied the queue, if any.
+        not_before = self._reader.queue_emptied_at
         try:
             closed = self._reader.read(master, now)
         except LinkError:
-            # What was taken before the fault is kept as evidence; the readings go (the caller).
-            self._intake.finish(backlog=True, closed=True)
+            # What was read before the fault is kept as evidence; the readings go (the caller).
+            self._take_read(now, not_before, backlog=True, closed=True)
             raise
-        if self._intake.finish(backlog=self._reader.backlog, closed=closed):
+        if self._take_read(now, not_before, backlog=self._reader.backlog, closed=closed):
             self._link_error = None
         if closed:
             self._reader.drop_carried()
             self._link_error = _("The flight controller closed the connection.")
             self._invalidate_readings()
+
+    def _take_read(self, now: float, not_before: float | None, *, backlog: bool, closed: bool) -> bool:
+        """Hand the selected vehicle's messages of this read to the intake; True if a receiver
+        stream delivered on a link still open."""
+        messages = from_selected(self._vehicle_messages, *self._poll_target)
+        self._vehicle_messages.clear()
+        return self._intake.take(messages, now, not_before, backlog=backlog, closed=closed)
 
     def _note_internal_error(self, error: BaseException, doing: str) -> None:
         """A fault of the check itself: logged with its traceback (once per kind) and shown as such."""

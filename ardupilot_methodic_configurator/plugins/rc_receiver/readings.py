@@ -19,7 +19,7 @@ too.  Nothing here reads a connection or a clock.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -184,21 +184,21 @@ def is_selected_source(
 
 
 _SOURCE = operator.attrgetter("srcSystem", "srcComponent")
-_SYSTEM = operator.attrgetter("srcSystem")
-# Equal to no header's source: nothing is taken while no vehicle is selected.
-_NOBODY = object()
 
 
-def source_key(
-    target_system: int | None, target_component: int | None
-) -> tuple[Callable[[Any], object], object]:
-    """`is_selected_source` as one C call on a message's header, for every message a poll reads:
-    a message is the selected vehicle's when ``getter(msg.get_header()) == key``."""
+def from_selected(
+    messages: Iterable[Any], target_system: int | None, target_component: int | None
+) -> list[Any]:
+    """The messages of ``messages`` that `is_selected_source` accepts, in their order.
+
+    For a whole poll at once, so it reads the two ids of each message from its header (one call).
+    """
     if target_system is None:
-        return _SYSTEM, _NOBODY
+        return []
     if target_component in (None, 0):
-        return _SYSTEM, target_system
-    return _SOURCE, (target_system, target_component)
+        return [msg for msg in messages if msg.get_header().srcSystem == target_system]
+    target = (target_system, target_component)
+    return [msg for msg in messages if _SOURCE(msg.get_header()) == target]
 
 
 # A SYS_STATUS's present, enabled and health sensor bitmasks, in that order (one C call).

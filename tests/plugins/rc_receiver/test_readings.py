@@ -25,6 +25,7 @@ from amc_rc_receiver.plugins.rc_receiver.readings import (
     channel_readings,
     channels_sample,
     failsafe_status,
+    from_selected,
     int_field,
     is_selected_source,
     message_source,
@@ -34,7 +35,6 @@ from amc_rc_receiver.plugins.rc_receiver.readings import (
     receiver_status,
     rssi_reading,
     selected_target,
-    source_key,
     status_sample,
     sys_status_failsafe,
 )
@@ -203,13 +203,13 @@ def test_without_a_known_target_system_nothing_is_accepted() -> None:
     st.one_of(st.none(), st.integers(1, 255)),
     st.one_of(st.none(), st.integers(0, 255)),
 )
-def test_the_source_key_takes_exactly_the_messages_the_source_rule_accepts(
+def test_a_polls_batch_keeps_exactly_the_messages_the_source_rule_accepts(
     sources: list[tuple[int, int]], target_system: int | None, target_component: int | None
 ) -> None:
     """
     GIVEN real RC_CHANNELS messages from any mix of senders, and any selected vehicle
-    WHEN each is told by the source key of the selected vehicle
-    THEN exactly those the one source rule accepts are taken, in their order.
+    WHEN a poll's batch is filtered by source
+    THEN it keeps, in their order, exactly those the one source rule accepts.
     """
     encoder = mavlink2.MAVLink(None)
     messages = []
@@ -219,8 +219,7 @@ def test_the_source_key_takes_exactly_the_messages_the_source_rule_accepts(
         parser = mavlink2.MAVLink(None)
         messages.append(parser.decode(bytearray(message.pack(encoder))))
 
-    source_of, key = source_key(target_system, target_component)
-    kept = [msg for msg in messages if source_of(msg.get_header()) == key]
+    kept = from_selected(messages, target_system, target_component)
 
     expected = [
         msg
