@@ -28,6 +28,7 @@ from pymavlink import mavutil
 from amc_rc_receiver.connection.opening import use_mavlink2
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from tests.support.clock import ManualClock
 
 
 class ReplayConnection(mavutil.mavfile):  # type: ignore[misc]
@@ -71,20 +72,10 @@ CACHE_LINE = 64
 POLL_PERIOD_S = 0.1
 
 
-class ReplayClock:
-    """The models' clock: moved on by the replay, one poll period at a time."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def main() -> int:
     poller, polls, mix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     cold = sys.argv[4:] == ["cold"]
-    clock = ReplayClock()
+    clock = ManualClock()
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
     master = ReplayConnection()
     batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
@@ -112,7 +103,7 @@ def main() -> int:
         master.queue = list(batches[index % len(batches)])
         if cold:
             push[::CACHE_LINE] = zeros
-        clock.now += POLL_PERIOD_S
+        clock.advance(POLL_PERIOD_S)
         poll()
     return 0
 

@@ -24,6 +24,7 @@ from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.standalone.link_follower import LinkFollower
 from amc_rc_receiver.standalone.link_watch import DEVICE_POLL_S, RestartWatch
 from tests.plugins.data_model_rc_receiver_harness import DEADLINE_S, encode
+from tests.support.clock import ManualClock
 from tests.support.ptys import drain, pty_named
 
 pytestmark = [
@@ -36,14 +37,6 @@ HEARTBEAT = mavlink2.MAVLink_heartbeat_message(
 )
 # How long one reconnect attempt listens for the vehicle on the newcomer.
 ATTEMPT_S = 0.3
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class _Session:
@@ -92,7 +85,7 @@ def test_a_new_pseudo_terminal_that_takes_the_vanished_ones_number_gets_no_byte_
         connecting.join(0.05)
     assert connected == [""]
     os.close(slave)
-    clock = _Clock()
+    clock = ManualClock(0.0)
     watch = RestartWatch(session.flight_controller, name, list_ports=list)
     follower = LinkFollower(session, watch, baudrate=115200, timeout=ATTEMPT_S, clock=clock)
     fc_master = session.flight_controller.master

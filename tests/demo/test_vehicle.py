@@ -30,6 +30,7 @@ from amc_rc_receiver.demo.vehicle import (
 from amc_rc_receiver.demo.vehicle_rules import data_stream_messages
 from amc_rc_receiver.sim_bridge.protocols.ardupilot_json import FdmState, encode_state
 from amc_rc_receiver.sim_bridge.protocols.sitl_servo_packet import decode_servo_packet
+from tests.support.clock import ManualClock
 from tests.support.fixtures import close_after
 from tests.support.udp import DEADLINE_S, address_of, udp_socket
 from tests.support.waiting import wait_for
@@ -158,14 +159,6 @@ class ScriptedBackend:
         self._stop.set()
         self._thread.join(timeout=5.0)
         self.sock.close()
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _at_rest(t: float, rc: tuple[float | None, ...] | None) -> FdmState:

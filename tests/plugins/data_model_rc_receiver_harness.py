@@ -28,24 +28,12 @@ from amc_rc_receiver.plugins.rc_receiver.snapshot import GuideStep, RCReceiverSt
 from amc_rc_receiver.plugins.rc_receiver.sticks import HOLD_S, SETTLE_S, THROTTLE_REST_S
 from amc_rc_receiver.plugins.rc_receiver.switches import SLOT_WAIT_S
 from tests.support import waiting
+from tests.support.clock import ManualClock
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 
 DEADLINE_S = 10.0
 SYNC_SYSTEM_ID = 250  # a bystander system: its STATUSTEXT cannot count as receiver telemetry
 NEUTRAL = (1500, 1500, 1000, 1500, 1100)
-
-
-class ManualClock:
-    """A monotonic clock that moves only when the test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def rc_channels(

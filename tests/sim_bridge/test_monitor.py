@@ -35,20 +35,11 @@ from amc_rc_receiver.sim_bridge.snapshot import (
     OrderCounts,
 )
 from amc_rc_receiver.sim_bridge.traffic import RateWindow
+from tests.support.clock import ManualClock
 from tests.support.udp import DEADLINE_S, LOOPBACK, address_of, receive
 from tests.support.waiting import poll_until, wait_for
 
 pytestmark = pytest.mark.loopback
-
-
-class FakeClock:
-    """A settable clock; reading a float attribute is safe from the relay thread."""
-
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class StepClock:
@@ -119,7 +110,7 @@ def send_all(sender: socket.socket, relay: UdpRelay, datagrams: list[bytes]) -> 
 def test_both_directions_are_counted_with_senders_and_addresses(sockets, relays) -> None:
     """GIVEN a SITL relay WHEN three servo packets go out and two JSON replies come back
     THEN each direction counts its packets and bytes, names its sender and the link shows its addresses."""
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     peer, target = sockets(), sockets()
     relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)), clock=clock)
     monitor = BridgeMonitor([relay], clock=clock)
@@ -151,7 +142,7 @@ def test_rates_and_ages_follow_the_injected_clock(sockets, relays) -> None:
     """GIVEN 20 servo packets all stamped at t=100 s and a 1 s rate window
     WHEN snapshots are taken at 100.5 s, 101.0625 s and 101.2 s
     THEN the rate is 20/s, then half of it as the bucket leaves the window, then zero; the age grows."""
-    clock = FakeClock(100.0)
+    clock = ManualClock(100.0)
     peer = sockets()
     relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
     monitor = BridgeMonitor([relay], clock=clock)
@@ -177,7 +168,7 @@ def test_poll_stops_at_its_time_budget_and_carries_the_rest_to_the_next_tick(soc
     """GIVEN 300 captured servo packets and a work clock that uses up the whole budget at its first read
     WHEN the monitor polls THEN the first poll leaves records in the ring for later ticks,
     later polls take the rest, and every snapshot counts all 300 packets exactly."""
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     sender = sockets()
     relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
     send_all(sender, relay, [servo(frame) for frame in range(300)])
@@ -203,7 +194,7 @@ def test_counts_rates_and_error_reasons_are_exact_before_any_record_is_drained(s
     """GIVEN good, truncated and wrong-magic servo packets waiting in the ring
     WHEN a monitor is made (it drains nothing) and then polls with a budget of zero
     THEN packets, bytes, rates, error reasons and frame bookkeeping are exact in both snapshots."""
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     sender = sockets()
     relay = relays(RelayConfig("tap", protocol="ardupilot-json"), clock=clock)
     bad_magic = struct.pack("<HHI16H", 1234, 400, 2, *([1500] * 16))
@@ -324,7 +315,7 @@ def test_only_the_newest_frame_of_a_direction_is_decoded_and_only_once(sockets, 
 def test_decode_errors_are_counted_by_reason_key(sockets, relays) -> None:
     """GIVEN a SITL link WHEN a short servo packet, a wrong magic and broken JSON pass
     THEN each direction lists the reason keys, most frequent first."""
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     peer, target = sockets(), sockets()
     relay = relays(RelayConfig("sitl", protocol="ardupilot-json", target=address_of(target)), clock=clock)
     monitor = BridgeMonitor([relay], clock=clock)
@@ -637,7 +628,7 @@ def test_a_relay_that_fails_to_report_is_counted_and_the_other_links_stay_live(s
 def test_relays_added_and_removed_later_keep_every_other_links_statistics(sockets, relays) -> None:
     """GIVEN a monitor whose link has counted 3 packets WHEN a second relay is added and later removed
     THEN the first link still shows its 3 packets and its last frame throughout."""
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     sender = sockets()
     first = relays(RelayConfig("first", protocol="ardupilot-json"), clock=clock)
     monitor = BridgeMonitor([first], clock=clock)

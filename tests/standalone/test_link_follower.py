@@ -22,6 +22,7 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from amc_rc_receiver.standalone.link_follower import LinkFollower
 from amc_rc_receiver.standalone.link_watch import DEVICE_POLL_S, RestartWatch, is_serial_device
+from tests.support.clock import ManualClock
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.pure
@@ -68,14 +69,6 @@ class Session:
 
     def keep_test_before_reconnect(self, state: Any) -> None:
         self.kept.append(state)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Ports:
@@ -219,7 +212,7 @@ def test_a_failed_reconnect_is_retried_and_reported_once() -> None:
     """GIVEN SITL not back yet WHEN reconnects fail twice with the same error THEN it is said once,
     retried after the retry period, and the third attempt's success is reported."""
     session = Session(["refused.", "refused.", ""])
-    clock = Clock()
+    clock = ManualClock(100.0)
     watch = RestartWatch(session.flight_controller, "tcp:127.0.0.1:5760")
     follower = LinkFollower(session, watch, baudrate=115200, timeout=5.0, retry_s=1.0, clock=clock)
     session.flight_controller.link_closed = True
@@ -237,14 +230,14 @@ def test_a_failed_reconnect_is_retried_and_reported_once() -> None:
     follower.close()
 
 
-def unplugged_usb_board(device: Path, *, baudrate: int) -> tuple[Session, Clock, Ports, LinkFollower]:
+def unplugged_usb_board(device: Path, *, baudrate: int) -> tuple[Session, ManualClock, Ports, LinkFollower]:
     """A follower on a USB board (serial number AP1) at ``device`` whose device has just vanished:
     the path is gone, the port list empty and the link reads closed."""
     device.touch()
     ports = Ports()
     ports.board(device)
     session = Session([""])
-    clock = Clock()
+    clock = ManualClock(100.0)
     watch = RestartWatch(session.flight_controller, str(device), list_ports=ports)
     watch.connected()
     follower = LinkFollower(session, watch, baudrate=baudrate, timeout=5.0, clock=clock)
@@ -306,7 +299,7 @@ def test_a_board_that_vanishes_again_during_the_attempt_is_waited_for_again(tmp_
     device = tmp_path / "ttyACM0"
     device.touch()
     session = Session(["no such serial port; check the cable and the port name", ""])
-    clock = Clock()
+    clock = ManualClock(100.0)
     watch = RestartWatch(session.flight_controller, str(device), list_ports=list)
     follower = LinkFollower(session, watch, baudrate=115200, timeout=5.0, clock=clock)
     session.flight_controller.link_closed = True

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from amc_rc_receiver.standalone.link_follower import VIEW_RETRY_S, ViewLinkFollower
+from tests.support.clock import ManualClock
 
 pytestmark = pytest.mark.pure
 
@@ -85,17 +86,9 @@ class View:
         self.disconnected = False
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def following(link: Link, sitl: Runner | None = None) -> tuple[View, ViewLinkFollower, Clock]:
+def following(link: Link, sitl: Runner | None = None) -> tuple[View, ViewLinkFollower, ManualClock]:
     view = View(Session(link, sitl))
-    clock = Clock()
+    clock = ManualClock(100.0)
     follower = ViewLinkFollower(view, baudrate=115200, clock=clock)
     follower.tick()  # sees the connected link and follows it from now on
     return view, follower, clock

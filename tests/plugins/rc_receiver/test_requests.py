@@ -23,6 +23,7 @@ from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 from amc_rc_receiver.backend_flightcontroller import FlightController
 from amc_rc_receiver.plugins.rc_receiver.commands import CommandManager, CommandOutcome, PendingCommand
 from tests.support import fixtures as support_fixtures
+from tests.support.clock import ManualClock
 from tests.support.fixtures import CONNECT_TIMEOUT_S, read_messages
 from tests.support.scripted_fc import AckPolicy, ScriptedFlightController
 from tests.support.waiting import wait_for
@@ -32,16 +33,6 @@ pytestmark = pytest.mark.loopback
 scripted_fc = support_fixtures.scripted_fc  # the shared fixture, requested by name below
 
 SET_MESSAGE_INTERVAL = 511
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class NullLink:
@@ -56,14 +47,14 @@ class NullLink:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def clock() -> ManualClock:
+    return ManualClock(100.0)
 
 
 class PluginLink:
     """A connected FlightController plus the plugin's CommandManager, addressed as the model does."""
 
-    def __init__(self, flight_controller: FlightController, clock: FakeClock) -> None:
+    def __init__(self, flight_controller: FlightController, clock: ManualClock) -> None:
         self.flight_controller = flight_controller
         self.commands = CommandManager(clock=clock)
 
@@ -83,7 +74,7 @@ class PluginLink:
 
 
 @pytest.fixture
-def fc(scripted_fc: ScriptedFlightController, clock: FakeClock) -> Iterator[PluginLink]:
+def fc(scripted_fc: ScriptedFlightController, clock: ManualClock) -> Iterator[PluginLink]:
     """A FlightController connected to the scripted vehicle, with a hand-moved command clock."""
     flight_controller = FlightController()
     assert flight_controller.connect(scripted_fc.device, timeout=CONNECT_TIMEOUT_S) == ""
@@ -149,7 +140,7 @@ def test_the_vehicles_answer_decides_the_outcome(
 def test_a_silent_vehicle_times_the_command_out_after_0_8_seconds(
     fc: PluginLink,
     scripted_fc: ScriptedFlightController,
-    clock: FakeClock,
+    clock: ManualClock,
 ) -> None:
     """
     GIVEN a vehicle that never answers
@@ -173,7 +164,7 @@ def test_a_silent_vehicle_times_the_command_out_after_0_8_seconds(
 def test_send_command_returns_a_pending_handle_without_reading_or_waiting(
     fc: PluginLink,
     scripted_fc: ScriptedFlightController,
-    clock: FakeClock,
+    clock: ManualClock,
 ) -> None:
     """
     GIVEN a silent vehicle and an RC_CHANNELS message already waiting on the link
@@ -226,7 +217,7 @@ def test_a_command_on_a_tcp_link_the_vehicle_closed_ends_as_send_failed() -> Non
         master.recv_msg()
         master.select(0.02)
 
-    manager = CommandManager(clock=FakeClock())
+    manager = CommandManager(clock=ManualClock(100.0))
     handle = manager.send(master, SET_MESSAGE_INTERVAL, (65, 200_000), 1, 1)
     flight_controller.disconnect()
 
@@ -399,7 +390,7 @@ def test_any_bytes_decoded_from_the_link_never_break_or_wrongly_complete_a_comma
     WHEN every resulting message (BAD_DATA included) is passed to the manager
     THEN it never raises, and only a COMMAND_ACK for that command from 1/1 can complete it
     """
-    clock = FakeClock()
+    clock = ManualClock(100.0)
     manager = CommandManager(clock=clock)  # NullLink sends as 255/190
     handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), 1, 1)
     parser = mavlink2.MAVLink(None)
@@ -423,7 +414,7 @@ def test_every_mav_result_except_in_progress_ends_the_command(
     THEN ACCEPTED maps to ACCEPTED, IN_PROGRESS (5) keeps it pending, anything else is REJECTED
          with the pymavlink MAV_RESULT name
     """
-    manager = CommandManager(clock=FakeClock())
+    manager = CommandManager(clock=ManualClock(100.0))
     handle = manager.send(NullLink(), SET_MESSAGE_INTERVAL, (65, 0), system, component)
     ack = decoded(
         mavlink2.MAVLink_command_ack_message(SET_MESSAGE_INTERVAL, result, 0, 0, 255, 190), system, component

@@ -23,6 +23,7 @@ from amc_rc_receiver.plugins.rc_receiver.streams import (
     StreamRequests,
     request_status,
 )
+from tests.support.clock import ManualClock
 
 pytestmark = pytest.mark.pure
 
@@ -40,20 +41,12 @@ class RecordingLink:
         return [(int(m.param1), int(m.param2)) for m in messages if m.command == MAV_CMD_SET_MESSAGE_INTERVAL]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 # The vehicle every request here is addressed to: system 1, component 1.
 TARGET = (1, 1)
 
 
-def requests_to() -> tuple[StreamRequests, CommandManager, Clock]:
-    clock = Clock()
+def requests_to() -> tuple[StreamRequests, CommandManager, ManualClock]:
+    clock = ManualClock(100.0)
     commands = CommandManager(clock=clock)
 
     return StreamRequests(commands), commands, clock
