@@ -16,6 +16,7 @@ do: on the wall clock, valgrind's slowness would change what the models work out
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_poll
 from pymavlink import mavutil
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.connection.opening import use_mavlink2
 from amc_rc_receiver.demo.parameters import COPTER_PARAMETERS
@@ -72,6 +74,17 @@ CACHE_LINE = 64
 POLL_PERIOD_S = 0.1
 
 
+def introduce_vehicle(master: ReplayConnection, poll: Callable[[], object]) -> None:
+    """One poll of the vehicle's own HEARTBEAT (a quadrotor), as the live benchmark's vehicle sends
+    one a second: the check then works as it does live, for a copter (the mixes' only heartbeat
+    is a foreign system's, which would leave the family unknown and the pre-arm checks unasked)."""
+    encoder = mavlink2.MAVLink(None)
+    encoder.srcSystem, encoder.srcComponent = 1, 1
+    heartbeat = mavlink2.MAVLink_heartbeat_message(2, 3, 0, 0, 4, 3)  # quadrotor, ArduPilot, standby
+    master.queue = [bytes(heartbeat.pack(encoder))]
+    poll()
+
+
 def main() -> int:
     poller, polls, mix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     cold = sys.argv[4:] == ["cold"]
@@ -84,6 +97,7 @@ def main() -> int:
         model = RCReceiverDataModel(Facade(master), clock)
         model.activate()
         poll = model.poll
+        introduce_vehicle(master, poll)
     elif poller == "5.0.1":
         released = bench_poll.released_model_module()
         if released is None:
@@ -91,6 +105,7 @@ def main() -> int:
         theirs = released.RCReceiverDataModel(Facade(master), clock)
         theirs.get_receiver_state()
         poll = theirs.get_receiver_state
+        introduce_vehicle(master, poll)
     else:
 
         def poll() -> None:

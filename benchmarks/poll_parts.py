@@ -79,6 +79,8 @@ def _pollers(master_ours: Any, master_theirs: Any) -> tuple[Callable[[], object]
     ours.activate()
     theirs = released.RCReceiverDataModel(_poll_replay.Facade(master_theirs))
     theirs.get_receiver_state()
+    _poll_replay.introduce_vehicle(master_ours, ours.poll)
+    _poll_replay.introduce_vehicle(master_theirs, theirs.get_receiver_state)
     return ours.poll, theirs.get_receiver_state
 
 

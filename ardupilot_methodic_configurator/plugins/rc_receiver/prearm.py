@@ -55,6 +55,8 @@ class _Asked:
         self.attempts = 0
         self.asked_at: float | None = None
         self.refusals: list[str] = []
+        # The last answer and what it was made of: asked every poll, it changes a few times a test.
+        self._answer: tuple[tuple[object, ...], PrearmAnswer] | None = None
 
     def due(self) -> bool:
         if self.handle is None:
@@ -73,14 +75,20 @@ class _Asked:
         result = None
         if handle is not None:
             result = handle.result_name if handle.result_name is not None else handle.error
-        return PrearmAnswer(
+        refusals = tuple(self.refusals)
+        key = (outcome, asked_at, result, complete, refusals)
+        if self._answer is not None and self._answer[0] == key:
+            return self._answer[1]
+        answer = PrearmAnswer(
             moment=self.moment,
             asked_at=asked_at,
             outcome=outcome.value,
             result=result,
             complete=complete,
-            refusals=tuple(self.refusals),
+            refusals=refusals,
         )
+        self._answer = (key, answer)
+        return answer
 
 
 class PrearmChecks:

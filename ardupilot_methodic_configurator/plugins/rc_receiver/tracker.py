@@ -306,11 +306,13 @@ class GuidedTestTracker:
             self._transmitter.drive(self._guide, centring(family, "throttle"), now)
         if self._guide.state.step is GuideStep.DONE:
             self._prearm.want(PrearmMoment.TEST_DONE)
-        if family is not VehicleFamily.UNKNOWN and self._failsafe is FailsafeStatus.NOT_ACTIVE:
+        if (
+            family is not VehicleFamily.UNKNOWN
+            and self._failsafe is FailsafeStatus.NOT_ACTIVE
+            and not self._prearm.asked(PrearmMoment.PARAMETERS_READ)
+        ):
             unavailable = self._reader.unavailable
-            if not self._prearm.asked(PrearmMoment.PARAMETERS_READ) and all(
-                name in values or name in unavailable for name in wanted
-            ):
+            if all(name in values or name in unavailable for name in wanted):
                 self._prearm.want(PrearmMoment.PARAMETERS_READ)
 
     # ----------------------------------------------------------------- knowledge
