@@ -32,8 +32,9 @@ import bench_poll
 from _patching import patched
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver import evidence, tracker
+from amc_rc_receiver.plugins.rc_receiver import evidence, vehicle_identity
 from amc_rc_receiver.plugins.rc_receiver.firmware import wanted_parameters
+from amc_rc_receiver.plugins.rc_receiver.parameter_knowledge import ParameterKnowledge
 from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ParameterReader
 from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
 
@@ -77,10 +78,10 @@ def _unique_inputs(self: Any, live: Any, target: Any) -> object:
 MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "the whole guided test": lambda: patched(GuidedTestTracker, "_inputs", _unique_inputs),
     "the wanted names": lambda: patched(
-        GuidedTestTracker, "_wanted", lambda self, family, values: wanted_parameters(family, dict(values))
+        ParameterKnowledge, "wanted", lambda self, family, values: wanted_parameters(family, dict(values))
     ),
     "the host's values once per snapshot": lambda: _before(
-        GuidedTestTracker, "_host_and_values", lambda self: setattr(self, "_derived", None)
+        ParameterKnowledge, "host_and_values", lambda self: setattr(self, "_derived", None)
     ),
     "a repeated RC_CHANNELS": lambda: _before(
         GuidedTestTracker, "observe_rc_channels", lambda self, *_: setattr(self, "_previous_count", object())
@@ -93,7 +94,7 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     ),
     "STATUSTEXT decoding": lambda: _patched_module(evidence, "_classify", evidence._classify.__wrapped__),
     "the firmware version of a text": lambda: _patched_module(
-        tracker, "version_from_banner", tracker.version_from_banner.__wrapped__
+        vehicle_identity, "version_from_banner", vehicle_identity.version_from_banner.__wrapped__
     ),
 }
 

@@ -11,8 +11,9 @@ transmitter; `build()` turns what it gathered and the poll's `LiveReadings` into
 `GuidedTest` with findings and verdict, keeping the previous one while none of its inputs moved
 and time alone cannot change it.
 
-What it reads of its host is `HostFacts`; which vehicle it is looking at, `VehicleIdentity`; a
-program-owned transmitter is `ProgramTransmitter`.
+What it reads of its host is `HostFacts`; which vehicle it is looking at, `VehicleIdentity`; the
+parameter values it knows and the names it wants, `ParameterKnowledge`; a program-owned
+transmitter is `ProgramTransmitter`.
 """
 
 from __future__ import annotations
@@ -35,15 +36,14 @@ from .findings.modes import mode_findings
 from .firmware import (
     MAX_DELIVERED_CHANNEL,
     MAX_RC_CHANNEL,
-    RCMAP_DEFAULTS,
     VehicleFamily,
     centring,
     failsafe_timing,
     throttle_channel,
-    wanted_parameters,
 )
 from .guide import GuideInputs, TransmitterGuide
-from .host_facts import NO_VALUES, HostFacts, HostValues
+from .host_facts import HostFacts
+from .parameter_knowledge import ParameterKnowledge
 from .parameter_reads import ParameterReader
 from .prearm import PrearmChecks
 from .program_transmitter import ProgramTransmitter, StickMover, SwitchMover, TransmitterSwitch
@@ -54,8 +54,6 @@ from .switch_evidence import SwitchEvidence
 from .vehicle_identity import VehicleIdentity
 from .verdict import VerdictInputs, decide_verdict
 
-# A family's names with and without a throttle channel known, and a few more: plenty.
-_MAX_WANTED_MEMO = 16
 # Link events kept per test: a board that reboots in a loop must not grow the timeline for ever.
 MAX_LINK_EVENTS = 20
 _CHANNEL_VALUES = operator.attrgetter(*(f"chan{number}_raw" for number in range(1, MAX_RC_CHANNEL + 1)))
@@ -117,8 +115,9 @@ class GuidedTestTracker:
         self._witness = FailsafeWitness()
         self._guide = TransmitterGuide()
         self._identity = VehicleIdentity(self._host, self._radio)
+        self._knowledge = ParameterKnowledge(self._host, reader, self._identity, self._spans)
         self._switch_evidence = SwitchEvidence(
-            self._guide.switches, self._spans, lambda: (self._identity.family(), self._values())
+            self._guide.switches, self._spans, lambda: (self._identity.family(), self._knowledge.values())
         )
         self._failsafe = FailsafeStatus.UNKNOWN
         self._live_throttle_min: int | None = None
@@ -144,17 +143,6 @@ class GuidedTestTracker:
         # The host's parameters as numbers, merged with those read: reading a large host download
         # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
         # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
-        self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
-        self._host_values = HostValues(self._host)
-        self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
-        self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
-        # The last answer and what it was for: asked twice a poll with the very same objects.
-        self._last_wanted: tuple[object, VehicleFamily | None, int | None, tuple[str, ...]] = (
-            None,
-            None,
-            -1,
-            (),
-        )
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -162,7 +150,7 @@ class GuidedTestTracker:
     def connection_changed(self) -> None:
         """A new connection may be another vehicle: forget all of it."""
         self._reader.reset()
-        self._forget_derived()
+        self._knowledge.forget()
         self._radio.reset()
         self._identity.forget_vehicle()
         self._switch_evidence.forget_vehicle()
@@ -185,7 +173,7 @@ class GuidedTestTracker:
     def resumed(self) -> None:
         """After a pause the host may have uploaded parameters: read them again."""
         self._reader.forget_reads()
-        self._forget_derived()
+        self._knowledge.forget()
 
     def set_transmitter_switch(self, switch: TransmitterSwitch | None) -> None:
         """Give the guide a transmitter it may switch itself (demo, SITL); None for a person's."""
@@ -266,7 +254,7 @@ class GuidedTestTracker:
     def _observe_parameter(self, msg: Any, now: float) -> None:
         del now
         if self._reader.handle_message(msg):
-            self._forget_derived()
+            self._knowledge.forget()
 
     def _observe_text(self, msg: Any, now: float) -> None:
         joined = self._radio.observe(msg.text, int(msg.severity), now)
@@ -277,16 +265,16 @@ class GuidedTestTracker:
 
     def _observe_heartbeat(self, msg: Any, now: float) -> None:
         if self._identity.observe_heartbeat(msg):
-            self._forget_derived()
+            self._knowledge.forget()
         self._switch_evidence.observe_heartbeat(msg, now)
 
     def _observe_autopilot_version(self, msg: Any, now: float) -> None:
         del now
         if self._identity.observe_autopilot_version(msg):
-            self._forget_derived()
+            self._knowledge.forget()
 
     def _note_live_throttle(self) -> None:
-        value = self._spans.last(throttle_channel(self._values()))
+        value = self._spans.last(throttle_channel(self._knowledge.values()))
         if value is not None:
             low = self._live_throttle_min
             self._live_throttle_min = value if low is None else min(low, value)
@@ -299,8 +287,8 @@ class GuidedTestTracker:
         (before, it would only repeat that it is off) and again after the test; for a program-owned
         transmitter and sticks, what they are to do."""
         family = self._identity.family()
-        host, values = self._host_and_values()
-        wanted = self._wanted(family, values)
+        host, values = self._knowledge.host_and_values()
+        wanted = self._knowledge.wanted(family, values)
         self._reader.want(wanted, host)
         if self._transmitter.program_owned:
             self._transmitter.drive(self._guide, centring(family, "throttle"), now)
@@ -314,45 +302,6 @@ class GuidedTestTracker:
             unavailable = self._reader.unavailable
             if all(name in values or name in unavailable for name in wanted):
                 self._prearm.want(PrearmMoment.PARAMETERS_READ)
-
-    # ----------------------------------------------------------------- knowledge
-
-    def _forget_derived(self) -> None:
-        self._derived = None
-        self._identity.forget_family()
-
-    def _host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        """The host's numbers and all values known (the host's win), worked out once per snapshot
-        by `HostValues` (never written: the same mappings while nothing moved)."""
-        if self._derived is None:
-            family = self._identity.family()
-            version = self._reader.version
-            if self._reads[0] != version:  # the reads are copied again only after they changed
-                self._reads = (version, self._reader.values)
-            self._derived = self._host_values.derive(
-                self._reads[1], lambda values: self._wanted(family, values)
-            )
-        return self._derived
-
-    def _wanted(self, family: VehicleFamily, values: Mapping[str, float]) -> tuple[str, ...]:
-        """`wanted_parameters`, again only when the family, a stick channel or the number of
-        channels the receiver delivers changed."""
-        delivered = self._spans.delivered
-        last = self._last_wanted
-        # The mappings are never written, so the same one holds the same RCMAP_* values.
-        if last[0] is values and last[1] is family and last[2] == delivered:
-            return last[3]
-        key = (family, delivered, *(values.get(name) for name in RCMAP_DEFAULTS))
-        wanted = self._wanted_memo.get(key)
-        if wanted is None:
-            if len(self._wanted_memo) >= _MAX_WANTED_MEMO:
-                self._wanted_memo.clear()
-            wanted = self._wanted_memo[key] = wanted_parameters(family, dict(values), delivered)
-        self._last_wanted = (values, family, delivered, wanted)
-        return wanted
-
-    def _values(self) -> Mapping[str, float]:
-        return self._host_and_values()[1]
 
     # ----------------------------------------------------------------- snapshot
 
@@ -369,7 +318,7 @@ class GuidedTestTracker:
                 active=active,
                 rssi=live.rssi if live.rc_channels_live else None,
                 # only a failsafe's start keeps the throttle
-                throttle_us=self._spans.last(throttle_channel(self._values())) if active else None,
+                throttle_us=self._spans.last(throttle_channel(self._knowledge.values())) if active else None,
                 transmitter_off=guide.off_at is not None and guide.on_at is None,
             )
             key = self._inputs(live, target)
@@ -381,14 +330,14 @@ class GuidedTestTracker:
             return check
         finally:
             # The host may change its parameters before the next poll.
-            self._forget_derived()
+            self._knowledge.forget()
             self._unseen.clear()
 
     def _inputs(self, live: LiveReadings, target: tuple[int | None, int | None]) -> tuple[object, ...]:
         """Everything `_build` reads but the time."""
         return (
             self._identity.family(),
-            self._host_and_values()[1],
+            self._knowledge.host_and_values()[1],
             self._host.step_file(),
             self._identity.firmware(),
             self._host.report_directory(),
@@ -400,8 +349,8 @@ class GuidedTestTracker:
 
     def _build(self, live: LiveReadings, target: tuple[int | None, int | None]) -> GuidedTest:
         family = self._identity.family()
-        host, values = self._host_and_values()
-        wanted = self._wanted(family, values)
+        host, values = self._knowledge.host_and_values()
+        wanted = self._knowledge.wanted(family, values)
         unavailable = self._reader.unavailable
         parameters = self._reader.listing(wanted, host)
         step_name, step_all = self._host.step_file()
