@@ -192,13 +192,7 @@ class TransmitterGuide:
     def restart(self) -> None:
         self.version += 1
         self._events.clear()
-        self._off = None
-        self._on = None
-        self._throttle_while_off = None
-        self._off_range.clear()
-        self._blind_while_off = False
-        self._concluded_no_failsafe = False
-        self._off_vehicle_s = None
+        self._start_failsafe_part(None)
         self._sticks.restart()
         self._switches.restart()
         self._state = GuideState(automatic=self._state.automatic)
@@ -212,13 +206,17 @@ class TransmitterGuide:
             self._on = event
         else:
             # A new "off" starts the failsafe part of the test again.
-            self._off = event
-            self._on = None
-            self._throttle_while_off = None
-            self._off_range.clear()
-            self._blind_while_off = False
-            self._concluded_no_failsafe = False
-            self._off_vehicle_s = None
+            self._start_failsafe_part(event)
+
+    def _start_failsafe_part(self, off: TransmitterEvent | None) -> None:
+        """The failsafe part of the test from its start: ``off`` the switch-off it begins with, if any."""
+        self._off = off
+        self._on = None
+        self._throttle_while_off = None
+        self._off_range.clear()
+        self._blind_while_off = False
+        self._concluded_no_failsafe = False
+        self._off_vehicle_s = None
 
     def skip_stick(self, now: float) -> None:
         """The user passes over the stick asked for now; the verdict says it was not checked."""
