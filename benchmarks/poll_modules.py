@@ -16,10 +16,7 @@ Run: .venv/bin/python benchmarks/poll_modules.py [receiver|busy]
 from __future__ import annotations
 
 import sys
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,69 +25,31 @@ import _poll_replay
 import bench_poll
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
+from tests.support.call_trace import CallTrace, trace_call
 
-PACKAGE = Path(__file__).resolve().parent.parent / "ardupilot_methodic_configurator"
 POLLS = 60
 
 
-def _module(frame: FrameType) -> str | None:
-    path = Path(frame.f_code.co_filename)
-    try:
-        return str(path.relative_to(PACKAGE))
-    except ValueError:
-        return None
-
-
-Trace = tuple[Counter[str], Counter[tuple[str, str]]]
-
-
-def trace_polls(mix: str) -> list[Trace]:
+def trace_polls(mix: str) -> list[CallTrace]:
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
     master = _poll_replay.ReplayConnection()
     batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
     model = RCReceiverDataModel(_poll_replay.Facade(master))
     model.activate()
-    traces: list[Trace] = []
+    traces: list[CallTrace] = []
     for index in range(POLLS):
         master.queue = list(batches[index % len(batches)])
-        traces.append(_traced(model.poll))
+        traces.append(trace_call(model.poll))
     return traces
 
 
-def _traced(poll: Callable[[], object]) -> Trace:
-    """The modules ``poll()`` runs code in, and the calls between them."""
-    calls: Counter[str] = Counter()
-    crossings: Counter[tuple[str, str]] = Counter()
-
-    def profile(frame: FrameType, event: str, _arg: object) -> None:
-        if event != "call":
-            return
-        callee = _module(frame)
-        if callee is None:
-            return
-        calls[callee] += 1
-        caller = frame.f_back
-        while caller is not None and _module(caller) is None:
-            caller = caller.f_back
-        source = _module(caller) if caller is not None else None
-        if source is not None and source != callee:
-            crossings[(source, callee)] += 1
-
-    sys.setprofile(profile)
-    try:
-        poll()
-    finally:
-        sys.setprofile(None)
-    return calls, crossings
-
-
-def show(title: str, trace: Trace) -> None:
-    calls, crossings = trace
+def show(title: str, trace: CallTrace) -> None:
+    calls, crossings = trace.calls, trace.crossings
     print(f"{title}: code in {len(calls)} modules of the package")
     for module, count in sorted(calls.items()):
         print(f"  {count:5d} calls  {module}")
-    both_ways = {pair for pair in crossings if (pair[1], pair[0]) in crossings}
-    print(f"  {len(crossings)} caller -> callee module pairs, {len(both_ways) // 2} of them both ways:")
+    both_ways = trace.both_ways | {(callee, source) for source, callee in trace.both_ways}
+    print(f"  {len(crossings)} caller -> callee module pairs, {len(trace.both_ways)} of them both ways:")
     for (source, callee), count in sorted(crossings.items()):
         mark = "  <->" if (source, callee) in both_ways else ""
         print(f"  {count:5d}  {source} -> {callee}{mark}")
@@ -99,7 +58,7 @@ def show(title: str, trace: Trace) -> None:
 def main() -> int:
     mix = sys.argv[1] if len(sys.argv) > 1 else "receiver"
     traces = trace_polls(mix)
-    widest = max(range(len(traces)), key=lambda index: len(traces[index][0]))
+    widest = max(range(len(traces)), key=lambda index: len(traces[index].calls))
     show(f"poll {widest + 1} of {POLLS} ({mix} streams), the widest", traces[widest])
     show(f"poll {POLLS}, steady", traces[-1])
     return 0

@@ -4,9 +4,11 @@
 
 A value comes from the host's download where the host has one (the methodic configurator fills it
 at connect) and else from the check's own reads; the names wanted depend on the vehicle family,
-on the channels the receiver delivers and on RCMAP_*, which are among the values themselves.
-Both are worked out at most once per snapshot: the host may change its download between two
-polls, never during one.
+on the channels the receiver delivers and on RCMAP_*, which are among the values themselves, so
+the names of the last lookup are looked up again, and once more only if the values found want
+others.  Both are worked out at most once per snapshot: the host may change its download between
+two polls, never during one.  None of the mappings is ever written: the same object while nothing
+moved.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 
 from .evidence import ChannelSpans
 from .firmware import RCMAP_DEFAULTS, VehicleFamily, wanted_parameters
-from .host_facts import NO_VALUES, HostFacts, HostValues
+from .host_facts import NO_VALUES, HostFacts, HostLookup
 from .parameter_reads import ParameterReader
 from .vehicle_identity import VehicleIdentity
 
@@ -29,10 +31,14 @@ class ParameterKnowledge:
     def __init__(
         self, host: HostFacts, reader: ParameterReader, identity: VehicleIdentity, spans: ChannelSpans
     ) -> None:
+        self._host = host
         self._reader = reader
         self._identity = identity
         self._spans = spans
-        self._host_values = HostValues(host)
+        self._lookup = HostLookup()
+        # The names the host's download was last looked up for, and the merge's parts and result.
+        self._looked_up: tuple[str, ...] = ()
+        self._merge: tuple[object, object, Mapping[str, float]] = (None, None, NO_VALUES)
         self._derived: tuple[Mapping[str, float], Mapping[str, float]] | None = None
         self._reads: tuple[int, Mapping[str, float]] = (-1, NO_VALUES)
         self._wanted_memo: dict[tuple[object, ...], tuple[str, ...]] = {}
@@ -51,17 +57,35 @@ class ParameterKnowledge:
         self._identity.forget_family()
 
     def host_and_values(self) -> tuple[Mapping[str, float], Mapping[str, float]]:
-        """The host's numbers and all values known (the host's win), worked out once per snapshot
-        by `HostValues` (never written: the same mappings while nothing moved)."""
+        """The host's numbers and all values known (the host's win), worked out once per snapshot."""
         if self._derived is None:
-            family = self._identity.family()
             version = self._reader.version
             if self._reads[0] != version:  # the reads are copied again only after they changed
                 self._reads = (version, self._reader.values)
-            self._derived = self._host_values.derive(
-                self._reads[1], lambda values: self.wanted(family, values)
-            )
+            self._derived = self._derive(self._identity.family(), self._reads[1])
         return self._derived
+
+    def _derive(
+        self, family: VehicleFamily, reads: Mapping[str, float]
+    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
+        download = self._host.download()
+        if not download:
+            return NO_VALUES, reads
+        names = self._looked_up or self.wanted(family, NO_VALUES)
+        for _attempt in range(2):
+            host = self._lookup.numbers(download, names)
+            values = self._merged(reads, host)
+            more = self.wanted(family, values)
+            if more is names or more == names:
+                break
+            names = more
+        self._looked_up = names
+        return host, values
+
+    def _merged(self, reads: Mapping[str, float], host: Mapping[str, float]) -> Mapping[str, float]:
+        if self._merge[0] is not reads or self._merge[1] is not host:
+            self._merge = (reads, host, {**reads, **host} if reads else host)
+        return self._merge[2]
 
     def values(self) -> Mapping[str, float]:
         return self.host_and_values()[1]

@@ -8,33 +8,40 @@ change to SMARTRTL failed: …", `modes.is_mode_refusal`).  Either counts for th
 is in as of the RC_CHANNELS read before it, so the switch's position on the mode channel is noted
 first and the answer after it: the switch step (`switches.SwitchTest`) keeps both in message
 order and judges the slots.  The tracker hands over every HEARTBEAT and every STATUSTEXT of the
-selected vehicle; the mode channel comes from the vehicle's family and parameters, asked only
-when a message concerns the switch (they are worked out once per snapshot).
+selected vehicle; the mode channel comes from the vehicle's family (`VehicleIdentity`) and
+parameters (`ParameterKnowledge`), asked only when a message concerns the switch (both are worked
+out once per snapshot).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .evidence import ChannelSpans
 from .firmware import VehicleFamily, mode_channel
 from .modes import is_mode_refusal
+from .parameter_knowledge import ParameterKnowledge
 from .snapshot import FlightModeReading, ModeSlotVisit
 from .switches import SwitchTest
-
-# The vehicle's firmware family and its parameter values (the host's and those read), as of now.
-VehicleKnowledge = Callable[[], tuple[VehicleFamily, Mapping[str, float]]]
+from .vehicle_identity import VehicleIdentity
 
 
 class SwitchEvidence:
     """Feeds the switch step what the vehicle's messages say of its mode switch; see the module
     docstring."""
 
-    def __init__(self, switches: SwitchTest, spans: ChannelSpans, vehicle: VehicleKnowledge) -> None:
+    def __init__(
+        self,
+        switches: SwitchTest,
+        spans: ChannelSpans,
+        identity: VehicleIdentity,
+        knowledge: ParameterKnowledge,
+    ) -> None:
         self._switches = switches
         self._spans = spans
-        self._vehicle = vehicle
+        self._identity = identity
+        self._knowledge = knowledge
 
     @property
     def version(self) -> int:
@@ -56,8 +63,7 @@ class SwitchEvidence:
         self._switches.note_heartbeat(int(msg.custom_mode), now)
 
     def _observe_position(self, now: float) -> None:  # as of the RC_CHANNELS read so far
-        family, values = self._vehicle()
-        channel = mode_channel(family, values)
+        channel = mode_channel(self._identity.family(), self._knowledge.values())
         self._switches.observe_pwm(None if channel is None else self._spans.last(channel), now)
 
     def judge(

@@ -117,7 +117,7 @@ class GuidedTestTracker:
         self._identity = VehicleIdentity(self._host, self._radio)
         self._knowledge = ParameterKnowledge(self._host, reader, self._identity, self._spans)
         self._switch_evidence = SwitchEvidence(
-            self._guide.switches, self._spans, lambda: (self._identity.family(), self._knowledge.values())
+            self._guide.switches, self._spans, self._identity, self._knowledge
         )
         self._failsafe = FailsafeStatus.UNKNOWN
         self._live_throttle_min: int | None = None

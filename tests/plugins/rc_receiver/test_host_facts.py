@@ -8,12 +8,11 @@ No sockets here: the download is a plain dictionary, as the methodic configurato
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pytest
 
-from amc_rc_receiver.plugins.rc_receiver.host_facts import NO_VALUES, HostFacts, HostLookup, HostValues
+from amc_rc_receiver.plugins.rc_receiver.host_facts import HostLookup
 
 pytestmark = pytest.mark.pure
 
@@ -105,53 +104,3 @@ def test_not_a_number_and_whole_numbers_are_taken_as_the_host_gives_them() -> No
     download = {"RC_OPTIONS": float("nan"), "FS_THR_ENABLE": 1, "RCMAP_THROTTLE": "3"}
     for _time in range(2):
         assert lookup.numbers(download, NAMES) == {"FS_THR_ENABLE": 1.0}
-
-
-class _Host:
-    """The part of the methodic configurator's flight controller `HostFacts` reads here."""
-
-    def __init__(self, fc_parameters: dict[str, object]) -> None:
-        self.fc_parameters = fc_parameters
-
-
-def _wanted(values: Mapping[str, float]) -> tuple[str, ...]:
-    """Like the check's wanted names: the throttle channel's RCn_MIN once RCMAP_THROTTLE is known."""
-    throttle = values.get("RCMAP_THROTTLE")
-    return ("RCMAP_THROTTLE", "FS_THR_ENABLE") + (() if throttle is None else (f"RC{int(throttle)}_MIN",))
-
-
-def test_a_changed_rcmap_makes_the_same_poll_look_up_the_names_it_wants() -> None:
-    """
-    GIVEN a host download with RCMAP_THROTTLE 3, RC3_MIN and RC2_MIN, and the reads of one name
-    WHEN the values are derived, then RCMAP_THROTTLE is set to 2 in place and they are derived again
-    THEN each derivation holds the throttle channel's RCn_MIN of that moment (the host's win over
-         the reads), and an unchanged download answers the very same mappings
-    """
-    download: dict[str, object] = {
-        "RCMAP_THROTTLE": 3.0,
-        "FS_THR_ENABLE": 1.0,
-        "RC3_MIN": 990.0,
-        "RC2_MIN": 1010.0,
-    }
-    values = HostValues(HostFacts(_Host(download), None, None))
-    reads = {"FS_THR_ENABLE": 0.0, "RC_OPTIONS": 32.0}
-    host, known = values.derive(reads, _wanted)
-    assert host == {"RCMAP_THROTTLE": 3.0, "FS_THR_ENABLE": 1.0, "RC3_MIN": 990.0}
-    assert known == {**host, "RC_OPTIONS": 32.0}
-    again = values.derive(reads, _wanted)
-    assert again[0] is host
-    assert again[1] is known
-
-    download["RCMAP_THROTTLE"] = 2.0
-    host, known = values.derive(reads, _wanted)
-    assert host == {"RCMAP_THROTTLE": 2.0, "FS_THR_ENABLE": 1.0, "RC2_MIN": 1010.0}
-
-
-def test_without_a_download_the_values_are_the_reads() -> None:
-    """
-    GIVEN a host whose download is empty (our own window reads the names instead)
-    WHEN the values are derived
-    THEN the host has no numbers and the values are the reads
-    """
-    reads = {"RC_OPTIONS": 32.0}
-    assert HostValues(HostFacts(_Host({}), None, None)).derive(reads, _wanted) == (NO_VALUES, reads)

@@ -180,3 +180,48 @@ def test_channels_the_receiver_delivers_join_the_wanted_names() -> None:
     assert "RC8_MIN" not in before
     assert "RC8_MIN" in after
     assert after == wanted_parameters(VehicleFamily.COPTER, dict(values), 8)
+
+
+def test_an_rcmap_moved_in_place_makes_the_next_snapshot_look_up_the_names_it_wants() -> None:
+    """
+    GIVEN a host download with RCMAP_THROTTLE 7, RC7_MIN and RC8_MIN, and a read answer of one name
+    WHEN the values are worked out, then RCMAP_THROTTLE is set to 8 in place and the snapshot ends
+    THEN each snapshot's host numbers hold the throttle channel's RCn_MIN of that moment and not the
+         other's, the read answer is among the values, and an unchanged download answers the very
+         same mappings
+    """
+    download = {"RCMAP_THROTTLE": 7.0, "RC7_MIN": 990.0, "RC8_MIN": 1010.0}
+    parts = _knowledge(download)
+    knowledge = parts.knowledge
+    parts.reader.want(knowledge.wanted(VehicleFamily.COPTER, {}), {})
+    assert _answer(parts.reader, "FS_THR_ENABLE", 1.0)
+
+    host, values = knowledge.host_and_values()
+    assert (host.get("RC7_MIN"), host.get("RC8_MIN")) == (990.0, None)
+    assert values["FS_THR_ENABLE"] == 1.0
+    knowledge.forget()
+    again = knowledge.host_and_values()
+    assert again[0] is host
+    assert again[1] is values
+
+    download["RCMAP_THROTTLE"] = 8.0
+    knowledge.forget()
+    host, values = knowledge.host_and_values()
+    assert (host.get("RC7_MIN"), host.get("RC8_MIN")) == (None, 1010.0)
+    assert values["RCMAP_THROTTLE"] == 8.0
+
+
+def test_without_a_download_the_values_are_the_reads() -> None:
+    """
+    GIVEN a host whose download is empty (our own window reads the names instead)
+    WHEN the values are worked out after a read answered RCMAP_THROTTLE
+    THEN the host has no numbers and the values are the reads
+    """
+    parts = _knowledge({})
+    parts.reader.want(parts.knowledge.wanted(VehicleFamily.COPTER, {}), {})
+    assert _answer(parts.reader, "RCMAP_THROTTLE", 3.0)
+
+    host, values = parts.knowledge.host_and_values()
+
+    assert host == {}
+    assert values == {"RCMAP_THROTTLE": 3.0}
