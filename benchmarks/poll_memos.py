@@ -4,8 +4,10 @@
 each one taken away in turn.
 
 Strategy: the same replayed datagrams as bench_poll (``_poll_replay``: pymavlink's own receive
-path, no sockets), on three workloads: the receiver's streams at 5 Hz (``receiver``), a busy link
-(``busy``), and the window's 10 Hz tick (``tick``: every other poll finds nothing waiting).  A
+path, no sockets), on four workloads: the receiver's streams at 5 Hz (``receiver``), a busy link
+(``busy``), the window's 10 Hz tick (``tick``: every other poll finds nothing waiting), and the
+receiver's streams while a person moves the sticks (``sticks``: every RC_CHANNELS differs, so the
+guided test is built again on every poll, where the memos inside it have their work).  A
 memo is taken away by patching, in this process only, the method that keeps it so that it never
 hits (or by calling the function it wraps).  The variants run in rotating order, several rounds;
 the medians are printed as the ratio of the poll's time without the memo to its time with all of
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _poll_replay
 import bench_poll
 from _patching import patched
+from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
 from amc_rc_receiver.plugins.rc_receiver import evidence, vehicle_identity
@@ -99,9 +102,26 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
 }
 
 
+def moving_stick_frames(index: int, time_ms: int) -> tuple[Any, int, int]:
+    """The receiver's streams as `bench_poll.receiver_frames`, the four sticks sweeping."""
+    if index % 3:
+        return bench_poll.receiver_frames(index, time_ms)
+    sweep = [1100 + (time_ms * (3 + stick) // 7) % 800 for stick in range(4)]
+    pwm = [*sweep, *([1500] * 14)]
+    return mavlink2.MAVLink_rc_channels_message(time_ms, 8, *pwm, 200), 1, 1
+
+
+WORKLOADS: dict[str, Callable[[int, int], tuple[Any, int, int]]] = {
+    "receiver": bench_poll.receiver_frames,
+    "busy": bench_poll.busy_link_frames,
+    "tick": bench_poll.receiver_frames,
+    "sticks": moving_stick_frames,
+}
+
+
 def _time_polls(mix: str) -> float:
     """Seconds per poll of a fresh model over ``POLLS`` polls of the workload."""
-    frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
+    frames = WORKLOADS[mix]
     batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(BATCHES)]
     master = _poll_replay.ReplayConnection()
     model = RCReceiverDataModel(_poll_replay.Facade(master))
@@ -122,7 +142,7 @@ def _time_polls(mix: str) -> float:
 def main() -> int:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     variants = ["all memos", *MEMOS]
-    mixes = ("receiver", "busy", "tick")
+    mixes = tuple(WORKLOADS)
     times: dict[tuple[str, str], list[float]] = {(v, m): [] for v in variants for m in mixes}
     for round_index in range(rounds):
         order = variants[round_index % len(variants) :] + variants[: round_index % len(variants)]

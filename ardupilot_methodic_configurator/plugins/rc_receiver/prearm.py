@@ -55,8 +55,6 @@ class _Asked:
         self.attempts = 0
         self.asked_at: float | None = None
         self.refusals: list[str] = []
-        # The last answer and what it was made of: asked every poll, it changes a few times a test.
-        self._answer: tuple[tuple[object, ...], PrearmAnswer] | None = None
 
     def due(self) -> bool:
         if self.handle is None:
@@ -75,20 +73,14 @@ class _Asked:
         result = None
         if handle is not None:
             result = handle.result_name if handle.result_name is not None else handle.error
-        refusals = tuple(self.refusals)
-        key = (outcome, asked_at, result, complete, refusals)
-        if self._answer is not None and self._answer[0] == key:
-            return self._answer[1]
-        answer = PrearmAnswer(
+        return PrearmAnswer(
             moment=self.moment,
             asked_at=asked_at,
             outcome=outcome.value,
             result=result,
             complete=complete,
-            refusals=refusals,
+            refusals=tuple(self.refusals),
         )
-        self._answer = (key, answer)
-        return answer
 
 
 class PrearmChecks:

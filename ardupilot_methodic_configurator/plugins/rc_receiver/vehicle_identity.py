@@ -37,8 +37,6 @@ class VehicleIdentity:
         # What the vehicle's AUTOPILOT_VERSION said, if one was read (asked for by the host).
         self._autopilot_version: FirmwareVersion | None = None
         self._family: VehicleFamily | None = None
-        # The last answer of `firmware` and what it was worked out from (asked every poll).
-        self._firmware: tuple[tuple[object, ...], tuple[FirmwareVersion | None, str | None]] | None = None
 
     @property
     def mav_type(self) -> int | None:
@@ -91,16 +89,6 @@ class VehicleIdentity:
         than AUTOPILOT_VERSION is not shown for it)."""
         host = self._host.firmware_text()
         banner = self._radio.firmware
-        key = (host, banner, self._autopilot_version)
-        if self._firmware is not None and self._firmware[0] == key:
-            return self._firmware[1]
-        answer = self._firmware_from(host, banner)
-        self._firmware = (key, answer)
-        return answer
-
-    def _firmware_from(
-        self, host: str | None, banner: str | None
-    ) -> tuple[FirmwareVersion | None, str | None]:
         version = version_from_banner(host) or self._autopilot_version or version_from_banner(banner)
         if host is not None:
             return version, host
