@@ -6,9 +6,10 @@ A value comes from the host's download where the host has one (the methodic conf
 at connect) and else from the check's own reads; the names wanted depend on the vehicle family,
 on the channels the receiver delivers and on RCMAP_*, which are among the values themselves, so
 the names of the last lookup are looked up again, and once more only if the values found want
-others.  Both are worked out at most once per snapshot: the host may change its download between
-two polls, never during one.  None of the mappings is ever written: the same object while nothing
-moved.
+others.  Both are worked out at most once per snapshot (reading a large download for every
+RC_CHANNELS would cost more than the poll itself), and again after a PARAM_VALUE answered: the
+host may change its download between two polls, never during one.  None of the mappings is ever
+written: the same object while nothing moved.
 """
 
 from __future__ import annotations

@@ -140,9 +140,7 @@ class GuidedTestTracker:
             "HEARTBEAT": self._observe_heartbeat,
             "AUTOPILOT_VERSION": self._observe_autopilot_version,
         }
-        # The host's parameters as numbers, merged with those read: reading a large host download
-        # for every RC_CHANNELS would cost more than the poll itself, so it is read once per
-        # snapshot (the host changes them only between polls) or after a PARAM_VALUE answered.
+        # The last guided test and the inputs it was built from (see `build`).
         self._guided_memo: tuple[tuple[object, ...], GuidedTest] | None = None
 
     # ----------------------------------------------------------------- lifecycle
