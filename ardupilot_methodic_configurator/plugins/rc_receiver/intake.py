@@ -44,7 +44,9 @@ class Observer(Protocol):
 
 
 def _dated(vehicle_time: float | None, not_before: float | None, now: float, recent: bool) -> float:
-    """When the vehicle sent a message without a timestamp (see the module docstring)."""
+    """When the vehicle sent a message, on our clock, from ``vehicle_time`` (its own timestamp, or
+    for one without, the vehicle's latest), kept between ``not_before`` and ``now``; a message
+    without a timestamp read ``recent``-ly is as recent as the poll (see the module docstring)."""
     if recent or vehicle_time is None:
         return now
     return min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
@@ -106,7 +108,8 @@ class VehicleIntake:
                 time_boot_ms = msg.time_boot_ms
                 if time_boot_ms > 0:  # 0 is what a sender that keeps no time leaves there
                     vehicle_time = map_clock(time_boot_ms, now)
-                    sent_at = min(vehicle_time if not_before is None else max(vehicle_time, not_before), now)
+                    # Its own timestamp dates it, however soon after an emptied queue it was read.
+                    sent_at = _dated(vehicle_time, not_before, now, False)
                     # The sticks step measures rests between readings on the vehicle's clock: a
                     # telemetry radio's queue delays readings by a varying amount, which would
                     # stretch or shrink the time a stick stayed somewhere on ours.
