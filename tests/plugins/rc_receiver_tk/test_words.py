@@ -38,12 +38,3 @@ def test_the_view_modules_word_no_sentence_themselves() -> None:
 
     assert len(worded) > 5
     assert {name: lines for name, lines in worded.items() if lines} == {}
-
-
-def test_no_view_module_is_over_500_lines() -> None:
-    """GIVEN the receiver view's modules
-    WHEN their lines are counted
-    THEN none is over 500 lines."""
-    lengths = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in view_modules()}
-
-    assert {name: length for name, length in lengths.items() if length > 500} == {}
