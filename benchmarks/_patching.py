@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 The amc-rc-receiver authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A class attribute replaced for the length of a ``with`` block, for the poll experiments
-(poll_memos.py, poll_parts.py): in their own process only, and always put back."""
+"""An attribute of a class or a module replaced for the length of a ``with`` block, for the poll
+experiments (poll_memos.py, poll_parts.py): in their own process only, and always put back."""
 
 from __future__ import annotations
 

@@ -68,6 +68,17 @@ class Facade:
         return True, ""
 
 
+BATCHES = 50
+
+
+def queued_batches(
+    frames: Callable[[int, int], tuple[Any, int, int]], count: int = BATCHES
+) -> list[list[bytes]]:
+    """``count`` trials' datagrams of ``frames`` (`bench_poll.datagrams`), each in the order
+    `ReplayConnection.recv` hands them out (it takes the last first)."""
+    return [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(count)]
+
+
 # Larger than the core's second-level cache (512 KB here), written one byte per 64-byte line.
 CACHE_PUSH_BYTES = 2 * 1024 * 1024
 CACHE_LINE = 64
@@ -91,7 +102,7 @@ def main() -> int:
     clock = ManualClock()
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
     master = ReplayConnection()
-    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
+    batches = queued_batches(frames)
     poll: Any
     if poller == "ours":
         model = RCReceiverDataModel(Facade(master), clock)

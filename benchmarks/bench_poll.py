@@ -322,6 +322,13 @@ _CACHEGRIND_FIGURES = {
 
 def _counts(poller: str, polls: int, mix: str, *, cold: bool) -> dict[str, int] | None:
     """Instructions and second-level cache misses of one replay, simulated by cachegrind."""
+    replay = str(Path(__file__).resolve().parent / "_poll_replay.py")
+    return cachegrind_counts([replay, poller, str(polls), mix, *(["cold"] if cold else [])])
+
+
+def cachegrind_counts(script: list[str]) -> dict[str, int] | None:
+    """Instructions and second-level cache misses of one run of the Python ``script`` (its path
+    and arguments) under cachegrind; None if it failed."""
     result = subprocess.run(
         [
             "valgrind",
@@ -330,11 +337,7 @@ def _counts(poller: str, polls: int, mix: str, *, cold: bool) -> dict[str, int] 
             *CACHE_GEOMETRY,
             "--cachegrind-out-file=/dev/null",
             sys.executable,
-            str(Path(__file__).resolve().parent / "_poll_replay.py"),
-            poller,
-            str(polls),
-            mix,
-            *(["cold"] if cold else []),
+            *script,
         ],
         capture_output=True,
         text=True,

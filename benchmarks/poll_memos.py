@@ -13,16 +13,21 @@ hits (or by calling the function it wraps).  The variants run in rotating order,
 the medians are printed as the ratio of the poll's time without the memo to its time with all of
 them: above 1.0 the memo pays for itself.
 
-Run: .venv/bin/python benchmarks/poll_memos.py [rounds]
+Run: .venv/bin/python benchmarks/poll_memos.py [rounds]; ``poll_memos.py count`` counts instead
+the instructions of each variant with valgrind (busy and sticks), which repeat whatever the
+machine does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +45,14 @@ from amc_rc_receiver.plugins.rc_receiver.firmware import wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver.parameter_knowledge import ParameterKnowledge
 from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ParameterReader
 from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
+from tests.support.clock import ManualClock
 
 POLLS = 400
-BATCHES = 50
+WARM_UP = 20
+ALL_MEMOS = "all memos"
+# Counted: a steady busy link, and the sticks moving (the guided test built every poll).
+COUNTED_WORKLOADS = ("busy", "sticks")
+COUNTED_POLLS = (20, 120)  # the difference of two runs leaves out start-up and imports
 
 
 def _before(owner: Any, name: str, reset: Callable[[Any], None]) -> contextlib.AbstractContextManager[None]:
@@ -61,16 +71,6 @@ def _forget(attribute: str) -> Callable[[Any], None]:
         setattr(self, attribute, None)
 
     return forget
-
-
-@contextlib.contextmanager
-def _patched_module(module: Any, name: str, value: Any) -> Iterator[None]:
-    original = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, original)
 
 
 def _unique_inputs(self: Any, live: Any, target: Any) -> object:
@@ -95,8 +95,8 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "the parameter wants": lambda: _before(
         ParameterReader, "want", lambda self: setattr(self, "_wanted_for", None)
     ),
-    "STATUSTEXT decoding": lambda: _patched_module(evidence, "_classify", evidence._classify.__wrapped__),
-    "the firmware version of a text": lambda: _patched_module(
+    "STATUSTEXT decoding": lambda: patched(evidence, "_classify", evidence._classify.__wrapped__),
+    "the firmware version of a text": lambda: patched(
         vehicle_identity, "version_from_banner", vehicle_identity.version_from_banner.__wrapped__
     ),
 }
@@ -119,42 +119,103 @@ WORKLOADS: dict[str, Callable[[int, int], tuple[Any, int, int]]] = {
 }
 
 
+def _polls(mix: str) -> Callable[[int], None]:
+    """One poll of a fresh model at a time, ``poll(index)``, over the workload: the vehicle
+    introduced by its own HEARTBEAT, the model's clock moved 0.1 s a poll, as in bench_poll's
+    replay (so what it works out does not depend on how fast the machine or valgrind runs)."""
+    batches = _poll_replay.queued_batches(WORKLOADS[mix])
+    master = _poll_replay.ReplayConnection()
+    clock = ManualClock()
+    model = RCReceiverDataModel(_poll_replay.Facade(master), clock)
+    model.activate()
+    _poll_replay.introduce_vehicle(master, model.poll)
+
+    def poll(index: int) -> None:
+        master.queue = [] if mix == "tick" and index % 2 else list(batches[index % len(batches)])
+        clock.advance(_poll_replay.POLL_PERIOD_S)
+        model.poll()
+
+    return poll
+
+
 def _time_polls(mix: str) -> float:
     """Seconds per poll of a fresh model over ``POLLS`` polls of the workload."""
-    frames = WORKLOADS[mix]
-    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(BATCHES)]
-    master = _poll_replay.ReplayConnection()
-    model = RCReceiverDataModel(_poll_replay.Facade(master))
-    model.activate()
-    for index in range(20):  # warm-up: the first polls build the guided test from nothing
-        master.queue = list(batches[index % BATCHES])
-        model.poll()
+    poll = _polls(mix)
+    for index in range(WARM_UP):  # the first polls build the guided test from nothing
+        poll(index)
     started = time.perf_counter()
-    for index in range(POLLS):
-        if mix == "tick" and index % 2:
-            master.queue = []
-        else:
-            master.queue = list(batches[index % BATCHES])
-        model.poll()
+    for index in range(WARM_UP, WARM_UP + POLLS):
+        poll(index)
     return (time.perf_counter() - started) / POLLS
 
 
+def _replay(variant: str, mix: str, polls: int) -> None:
+    """``polls`` polls of the workload with ``variant``'s memo taken away (run under valgrind)."""
+    with contextlib.ExitStack() as stack:
+        if variant != ALL_MEMOS:
+            stack.enter_context(MEMOS[variant]())
+        poll = _polls(mix)
+        for index in range(polls):
+            poll(index)
+
+
+def _instructions_per_poll(variant: str, mix: str) -> float | None:
+    few, many = COUNTED_POLLS
+    script = str(Path(__file__).resolve())
+    low, high = (bench_poll.cachegrind_counts([script, "replay", variant, mix, str(n)]) for n in (few, many))
+    if low is None or high is None:
+        return None
+    return (high["instructions"] - low["instructions"]) / (many - few)
+
+
+def count() -> int:
+    """Instructions per poll without each memo / with all, counted by valgrind (repeatable)."""
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed")
+        return 2
+    variants = [ALL_MEMOS, *MEMOS]
+    runs = [(variant, mix) for variant in variants for mix in COUNTED_WORKLOADS]
+    # Each run is single-threaded and its count does not depend on the machine's load.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = dict(zip(runs, pool.map(lambda run: _instructions_per_poll(*run), runs), strict=True))
+    counted = {run: value for run, value in results.items() if value is not None}
+    if len(counted) < len(results):
+        print("a replay failed under valgrind")
+        return 1
+    print("instructions per poll without each memo / with all (valgrind; PYTHONHASHSEED 0):")
+    print(f"  {'':38s}" + "".join(f"{mix:>10s}" for mix in COUNTED_WORKLOADS))
+    base = {mix: counted[ALL_MEMOS, mix] for mix in COUNTED_WORKLOADS}
+    print(
+        f"  {'all memos (k per poll)':38s}"
+        + "".join(f"{base[mix] / 1e3:10,.0f}" for mix in COUNTED_WORKLOADS)
+    )
+    for variant in MEMOS:
+        ratios = [counted[variant, mix] / base[mix] for mix in COUNTED_WORKLOADS]
+        print(f"  {'without ' + variant:38s}" + "".join(f"{ratio:10.3f}" for ratio in ratios))
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["replay"]:
+        _replay(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return 0
+    if sys.argv[1:2] == ["count"]:
+        return count()
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    variants = ["all memos", *MEMOS]
+    variants = [ALL_MEMOS, *MEMOS]
     mixes = tuple(WORKLOADS)
     times: dict[tuple[str, str], list[float]] = {(v, m): [] for v in variants for m in mixes}
     for round_index in range(rounds):
         order = variants[round_index % len(variants) :] + variants[: round_index % len(variants)]
         for variant in order:
             with contextlib.ExitStack() as stack:
-                if variant != "all memos":
+                if variant != ALL_MEMOS:
                     stack.enter_context(MEMOS[variant]())
                 for mix in mixes:
                     times[variant, mix].append(_time_polls(mix))
     print(f"poll time without each memo / with all ({rounds} rounds of {POLLS} polls, medians):")
     print(f"  {'':38s}" + "".join(f"{mix:>10s}" for mix in mixes))
-    base = {mix: statistics.median(times["all memos", mix]) for mix in mixes}
+    base = {mix: statistics.median(times[ALL_MEMOS, mix]) for mix in mixes}
     print(f"  {'all memos (µs per poll)':38s}" + "".join(f"{base[mix] * 1e6:10.1f}" for mix in mixes))
     for variant in MEMOS:
         ratios = [statistics.median(times[variant, mix]) / base[mix] for mix in mixes]

@@ -33,7 +33,7 @@ POLLS = 60
 def trace_polls(mix: str) -> list[CallTrace]:
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
     master = _poll_replay.ReplayConnection()
-    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(50)]
+    batches = _poll_replay.queued_batches(frames)
     model = RCReceiverDataModel(_poll_replay.Facade(master))
     model.activate()
     traces: list[CallTrace] = []

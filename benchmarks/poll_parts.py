@@ -43,7 +43,6 @@ from amc_rc_receiver.plugins.rc_receiver.tracker import GuidedTestTracker
 
 POLLS = 2000
 WARM_UP = 50
-BATCHES = 50
 CACHE_PUSH_BYTES = _poll_replay.CACHE_PUSH_BYTES
 CACHE_LINE = _poll_replay.CACHE_LINE
 
@@ -88,12 +87,12 @@ def paired_ratios(mix: str, parts: int, polls: int) -> tuple[float, float, float
     """Median ratio of ours (with the first ``parts`` parts taken out) to 5.0.1's poll, and the
     median microseconds of each."""
     frames = bench_poll.busy_link_frames if mix == "busy" else bench_poll.receiver_frames
-    batches = [list(reversed(bench_poll.datagrams(frames, trial))) for trial in range(BATCHES)]
+    batches = _poll_replay.queued_batches(frames)
     master_ours, master_theirs = _poll_replay.ReplayConnection(), _poll_replay.ReplayConnection()
     ours, theirs = _pollers(master_ours, master_theirs)
     for index in range(WARM_UP):  # the first polls build the guided test from nothing
-        master_ours.queue = list(batches[index % BATCHES])
-        master_theirs.queue = list(batches[index % BATCHES])
+        master_ours.queue = list(batches[index % len(batches)])
+        master_theirs.queue = list(batches[index % len(batches)])
         ours()
         theirs()
     push = bytearray(CACHE_PUSH_BYTES)
@@ -108,7 +107,7 @@ def paired_ratios(mix: str, parts: int, polls: int) -> tuple[float, float, float
             took: dict[str, float] = {}
             for name in ("ours", "theirs") if index % 2 else ("theirs", "ours"):
                 master, poll = sides[name]
-                master.queue = list(batches[index % BATCHES])
+                master.queue = list(batches[index % len(batches)])
                 push[::CACHE_LINE] = zeros
                 started = time.perf_counter()
                 poll()
