@@ -40,7 +40,7 @@ from _patching import patched
 from pymavlink.dialects.v20 import ardupilotmega as mavlink2
 
 from amc_rc_receiver.plugins.data_model_rc_receiver import RCReceiverDataModel
-from amc_rc_receiver.plugins.rc_receiver import evidence, vehicle_identity
+from amc_rc_receiver.plugins.rc_receiver import evidence, readings, switch_evidence
 from amc_rc_receiver.plugins.rc_receiver.firmware import wanted_parameters
 from amc_rc_receiver.plugins.rc_receiver.parameter_knowledge import ParameterKnowledge
 from amc_rc_receiver.plugins.rc_receiver.parameter_reads import ParameterReader
@@ -92,12 +92,15 @@ MEMOS: dict[str, Callable[[], contextlib.AbstractContextManager[None]]] = {
     "the parameter listing": lambda: _before(
         ParameterReader, "listing", lambda self: setattr(self, "_listing", None)
     ),
-    "the parameter wants": lambda: _before(
-        ParameterReader, "want", lambda self: setattr(self, "_wanted_for", None)
-    ),
     "STATUSTEXT decoding": lambda: patched(evidence, "_classify", evidence._classify.__wrapped__),
-    "the firmware version of a text": lambda: patched(
-        vehicle_identity, "version_from_banner", vehicle_identity.version_from_banner.__wrapped__
+    "the shown channel readings": lambda: patched(
+        readings, "_shown_readings", readings._shown_readings.__wrapped__
+    ),
+    "the receiver status": lambda: patched(
+        readings, "_receiver_status_of", readings._receiver_status_of.__wrapped__
+    ),
+    "a mode refusal told once per text": lambda: patched(
+        switch_evidence, "is_mode_refusal", switch_evidence.is_mode_refusal.__wrapped__
     ),
 }
 

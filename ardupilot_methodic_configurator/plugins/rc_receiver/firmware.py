@@ -23,7 +23,6 @@ and pure functions: no message, socket or clock.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -202,8 +201,6 @@ class FirmwareVersion:
         return text if self.release else text + "-dev"
 
 
-# The guided test asks on every poll, of the same one or two texts.
-@functools.lru_cache(maxsize=16)
 def version_from_banner(text: str | None) -> FirmwareVersion | None:
     """The version in a firmware banner ("ArduRover V4.7.0-dev (90700977)") or a host's version
     text ("4.6.2", "4.7.0 dev"), else None."""

@@ -45,7 +45,6 @@ class ParameterReader:
         # Grows with every change of what `values`, `unavailable` or `attempts` answer, so a
         # caller can tell in one comparison that nothing it showed changed.
         self.version = 0
-        self._wanted_for: tuple[object, int] | None = None
         # The objects `want` was last offered and the version then.
         self._offered: tuple[object, object, int] = (None, None, -1)
         self._listing: tuple[object, tuple[ParameterValue, ...]] | None = None
@@ -99,10 +98,6 @@ class ParameterReader:
         self._offered = (names, known, self.version)
 
     def _take_wanted(self, wanted: tuple[str, ...], known: Mapping[str, float]) -> None:
-        # Unchanged names, known names and state change nothing.
-        key = (wanted, frozenset(name for name in wanted if name in known))
-        if self._wanted_for == (key, self.version):
-            return
         self._wanted = wanted
         before = set(self._requests)
         for name in self._wanted:
@@ -115,7 +110,6 @@ class ParameterReader:
                 del self._requests[name]
         if set(self._requests) != before:
             self.version += 1
-        self._wanted_for = (key, self.version)
 
     # ----------------------------------------------------------------- wire
 
